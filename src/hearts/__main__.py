@@ -1,0 +1,3 @@
+from hearts.cli import main
+
+main()

@@ -1,0 +1,66 @@
+"""The rules engine: pure, deterministic, standard library only, no I/O.
+
+Everything else in :mod:`hearts` is built on this package; nothing re-implements a rule.
+"""
+
+from hearts.core.cards import (
+    CARDS,
+    JACK_OF_DIAMONDS,
+    QUEEN_OF_SPADES,
+    TEN_OF_DIAMONDS,
+    TWO_OF_CLUBS,
+    Card,
+    CardSet,
+    Suit,
+    cards_of,
+    mask_of,
+)
+from hearts.core.errors import (
+    CardParseError,
+    HeartsError,
+    IllegalMoveError,
+    OutOfTurnError,
+    RecordError,
+    RulesError,
+)
+from hearts.core.events import (
+    CardPlayed,
+    CardsPassed,
+    CardsReceived,
+    Event,
+    GameOver,
+    HandScored,
+    HandStarted,
+    HeartsBroken,
+    MoonChosen,
+    MoonShot,
+    TrickWon,
+    event_to_dict,
+    visible_to,
+)
+from hearts.core.game import Game, seeded_deal
+from hearts.core.hand import HandState, Phase, Trick, deal_cards, seat_name
+from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
+from hearts.core.record import GameRecord, HandRecord, TrickRecord, dumps, loads
+from hearts.core.rules import (
+    PRESETS,
+    MoonOption,
+    MoonScoring,
+    OpeningLead,
+    PassDirection,
+    Rules,
+    TieRule,
+    pass_cycle_named,
+)
+from hearts.core.view import SeatView
+
+__all__ = [
+    "CARDS", "JACK_OF_DIAMONDS", "QUEEN_OF_SPADES", "TEN_OF_DIAMONDS", "TWO_OF_CLUBS", "Card", "CardSet",
+    "Suit", "cards_of", "mask_of", "CardParseError", "HeartsError", "IllegalMoveError", "OutOfTurnError",
+    "RecordError", "RulesError", "CardPlayed", "CardsPassed", "CardsReceived", "Event", "GameOver",
+    "HandScored", "HandStarted", "HeartsBroken", "MoonChosen", "MoonShot", "TrickWon", "event_to_dict",
+    "visible_to", "Game", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
+    "ChooseMoon", "Move", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
+    "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
+    "pass_cycle_named", "SeatView",
+]  # fmt: skip

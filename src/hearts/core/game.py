@@ -1,0 +1,207 @@
+"""A game: hands in sequence with the pass cycle, running totals, the end and the winners.
+
+>>> from hearts.core.rules import Rules
+>>> game = Game(Rules.preset("no-passing"), seed=3)
+>>> game.phase.value, game.to_move == (game.hand.turn,)
+('play', True)
+>>> events = game.play(game.legal_plays()[0])
+>>> type(events[0]).__name__
+'CardPlayed'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from hearts.core.cards import Card, CardSet
+from hearts.core.errors import OutOfTurnError
+from hearts.core.events import Event, GameOver, HandScored, HandStarted
+from hearts.core.hand import HandState, Phase, deal_cards, seat_name
+from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
+from hearts.core.rules import MoonOption, Rules, TieRule
+
+DealSource = Callable[[int], Sequence[int]]
+
+
+def seeded_deal(rules: Rules, seed: int, hand_number: int) -> tuple[int, ...]:
+    """The deal of hand ``hand_number`` in a game seeded with ``seed``: the same on every machine."""
+    return deal_cards(rules, random.Random(f"hearts:{seed}:{hand_number}"))
+
+
+class Game:
+    """A whole game of Hearts to the target score.
+
+    Deals come from ``deals`` (a mapping or function from hand number to one mask per
+    seat: duplicate play and replays use it) and otherwise from ``seed``.
+    """
+
+    __slots__ = ("rules", "seed", "names", "_deals", "hand", "finished", "totals", "winners")
+
+    rules: Rules
+    seed: int
+    names: tuple[str, ...]
+    hand: HandState
+    finished: list[HandState]
+    totals: list[int]
+    winners: tuple[int, ...]
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        deals: Mapping[int, Sequence[int]] | DealSource | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = rules = rules or Rules()
+        self.seed = random.randrange(2**32) if seed is None else seed
+        n = rules.players
+        self.names = tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n))
+        if len(self.names) != n:
+            raise OutOfTurnError(f"{len(self.names)} names for {n} seats")
+        self._deals = deals
+        self.finished = []
+        self.totals = [0] * n
+        self.winners = ()
+        self.hand = HandState(rules, self._deal(0), 0)
+
+    def _deal(self, number: int) -> Sequence[int]:
+        deals = self._deals
+        if callable(deals):
+            return deals(number)
+        if deals is not None and number in deals:
+            return deals[number]
+        return seeded_deal(self.rules, self.seed, number)
+
+    def copy(self) -> Game:
+        new = Game.__new__(Game)
+        new.rules = self.rules
+        new.seed = self.seed
+        new.names = self.names
+        new._deals = self._deals
+        new.hand = self.hand.copy()
+        new.finished = self.finished[:]
+        new.totals = self.totals[:]
+        new.winners = self.winners
+        return new
+
+    # -- state --------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.GAME_OVER if self.winners else self.hand.phase
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def hand_number(self) -> int:
+        return self.hand.number
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.winners else self.hand.to_move
+
+    def legal_plays(self) -> list[Card]:
+        return [] if self.winners else self.hand.legal_plays()
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """Every legal move of ``seat`` (default: the first seat to move): plays, passes or moon choices."""
+        if self.winners:
+            return []
+        hand = self.hand
+        if seat is None:
+            if not hand.to_move:
+                return []
+            seat = hand.to_move[0]
+        if hand.phase is Phase.PLAY:
+            return [PlayCard(seat, c) for c in hand.legal_plays()] if seat == hand.turn else []
+        if hand.phase is Phase.PASS:
+            return [PassCards(seat, cs) for cs in hand.legal_passes(seat)]
+        if hand.phase is Phase.MOON_CHOICE and seat == hand.shooter:
+            return [ChooseMoon(seat, o) for o in MoonOption]
+        return []
+
+    # -- actions ----------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.winners:
+            raise OutOfTurnError("the game is over")
+
+    def check(self, move: Move) -> None:
+        """Raise unless ``move`` is legal now."""
+        self._check_open()
+        if isinstance(move, PlayCard):
+            self.hand.check_play(move.card, move.seat)
+        elif isinstance(move, PassCards):
+            self.hand.check_pass(move.seat, move.cards)
+        elif isinstance(move, ChooseMoon):
+            self.hand.check_moon_choice(move.seat, move.option)
+        else:
+            raise OutOfTurnError(f"not a move: {move!r}")
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.check(move)
+        except ValueError:
+            return False
+        return True
+
+    def apply(self, move: Move) -> list[Event]:
+        """Apply any move; an illegal one raises and changes nothing."""
+        if isinstance(move, PlayCard):
+            return self.play(move.card, move.seat)
+        if isinstance(move, PassCards):
+            return self.pass_cards(move.seat, move.cards)
+        if isinstance(move, ChooseMoon):
+            return self.choose_moon(move.seat, move.option)
+        raise OutOfTurnError(f"not a move: {move!r}")
+
+    def play(self, card: object, seat: int | None = None) -> list[Event]:
+        self._check_open()
+        events = self.hand.play(card, seat)
+        if self.hand.phase is Phase.HAND_OVER:
+            events.extend(self._end_hand())
+        return events
+
+    def pass_cards(self, seat: int, cards: Iterable[object] | CardSet) -> list[Event]:
+        self._check_open()
+        return self.hand.pass_cards(seat, cards)
+
+    def choose_moon(self, seat: int, option: MoonOption | str) -> list[Event]:
+        self._check_open()
+        events = self.hand.choose_moon(seat, option)
+        events.extend(self._end_hand())
+        return events
+
+    def _end_hand(self) -> list[Event]:
+        hand = self.hand
+        assert hand.scores is not None
+        for s, p in enumerate(hand.scores):
+            self.totals[s] += p
+        self.finished.append(hand)
+        events: list[Event] = [HandScored(hand.number, hand.scores, tuple(self.totals), hand.shooter)]
+        rules = self.rules
+        if max(self.totals) >= rules.target:
+            low = min(self.totals)
+            lowest = tuple(s for s, t in enumerate(self.totals) if t == low)
+            if len(lowest) == 1 or rules.ties is TieRule.SHARE:
+                self.winners = lowest
+                events.append(GameOver(tuple(self.totals), lowest))
+                return events
+        self.hand = HandState(rules, self._deal(hand.number + 1), hand.number + 1)
+        events.append(HandStarted(self.hand.number, self.hand.direction))
+        return events
+
+    def view(self, seat: int) -> SeatView:
+        from hearts.core.view import SeatView
+
+        return SeatView.of(self, seat)
+
+    def __repr__(self) -> str:
+        return f"<Game hand={self.hand.number} {self.phase.value} totals={self.totals}>"
+
+
+from hearts.core.view import SeatView  # noqa: E402  (view needs HandState; Game.view returns SeatView)

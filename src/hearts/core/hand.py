@@ -1,0 +1,507 @@
+"""The state machine of one hand: deal, pass, play every trick, score (and the moon choice).
+
+:class:`HandState` is a few ints and lists with an explicit, cheap :meth:`HandState.copy`,
+because search copies it constantly. Every action has a check that raises
+(``check_play``), a predicate (``is_legal_play``) and the action itself
+(``play``), which returns the events it caused. ``advance`` is the hot path
+underneath ``play``: the one place a card's effects are applied.
+
+>>> from hearts.core.rules import Rules
+>>> import random
+>>> hand = HandState.deal(Rules.preset("pass-left"), random.Random(7))
+>>> hand.phase, hand.direction.value
+(<Phase.PASS: 'pass'>, 'left')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from itertools import combinations
+from typing import NamedTuple
+
+from hearts.core.cards import (
+    CARDS,
+    CLUBS,
+    HEARTS,
+    QS_BIT,
+    SUIT_MASKS,
+    Card,
+    CardSet,
+    Suit,
+    cards_of,
+)
+from hearts.core.errors import CardParseError, IllegalMoveError, OutOfTurnError
+from hearts.core.events import (
+    CardPlayed,
+    CardsPassed,
+    CardsReceived,
+    Event,
+    HeartsBroken,
+    MoonChosen,
+    MoonShot,
+    TrickWon,
+)
+from hearts.core.rules import MoonOption, MoonScoring, OpeningLead, PassDirection, Rules
+
+
+class Phase(Enum):
+    PASS = "pass"  #: seats are choosing the cards to pass (simultaneously)
+    PLAY = "play"  #: one seat at a time plays a card
+    MOON_CHOICE = "moon-choice"  #: the shooter chooses how its moon is scored
+    HAND_OVER = "hand-over"  #: the hand is scored
+    GAME_OVER = "game-over"  #: (games only) a total reached the target and the winners are known
+
+
+class Trick(NamedTuple):
+    """A trick: who led, the cards in playing order, and who won it (``None`` while in progress)."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None = None
+
+    def seat_of(self, index: int, players: int) -> int:
+        """The seat that played ``cards[index]``."""
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> list[tuple[int, Card]]:
+        """``(seat, card)`` in playing order."""
+        return [((self.leader + i) % players, c) for i, c in enumerate(self.cards)]
+
+
+SEAT_NAMES_4 = ("South", "West", "North", "East")
+
+
+def seat_name(seat: int, players: int = 4) -> str:
+    """A seat's name: the compass for four players (South, then clockwise), else 'Seat N'.
+
+    >>> seat_name(1), seat_name(2, 5)
+    ('West', 'Seat 3')
+    """
+    return SEAT_NAMES_4[seat] if players == 4 else f"Seat {seat + 1}"
+
+
+def deal_cards(rules: Rules, rng: random.Random) -> tuple[int, ...]:
+    """Shuffle the cards in play and deal them one at a time, seat 0 first: one mask per seat."""
+    deck = cards_of(rules.in_play)
+    rng.shuffle(deck)
+    n = rules.players
+    hands = [0] * n
+    for i, c in enumerate(deck):
+        hands[i % n] |= 1 << c
+    return tuple(hands)
+
+
+def _as_card(card: object) -> Card:
+    if type(card) is Card:
+        return card
+    if isinstance(card, str):
+        return Card.parse(card)
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
+        return CARDS[card]
+    raise CardParseError(f"not a card: {card!r}")
+
+
+class HandState:
+    """One hand of Hearts, from the deal to the score."""
+
+    __slots__ = (
+        "rules", "players", "number", "direction", "dealt", "hands", "passed", "phase",
+        "leader", "turn", "trick", "tricks", "hearts_broken", "taken", "points", "scores",
+        "shooter", "moon_option", "_breakers",
+    )  # fmt: skip
+
+    rules: Rules
+    players: int
+    number: int
+    direction: PassDirection
+    dealt: tuple[int, ...]
+    hands: list[int]
+    passed: list[int | None]
+    phase: Phase
+    leader: int
+    turn: int
+    trick: list[Card]
+    tricks: list[Trick]
+    hearts_broken: bool
+    taken: list[int]
+    points: list[int]
+    scores: tuple[int, ...] | None
+    shooter: int | None
+    moon_option: MoonOption | None
+    _breakers: int
+
+    def __init__(self, rules: Rules, dealt: Sequence[int], number: int = 0) -> None:
+        """Start a hand from explicit dealt masks (one per seat); see :meth:`deal` for a shuffled one."""
+        n = rules.players
+        if len(dealt) != n:
+            raise IllegalMoveError(f"a deal for {n} players needs {n} hands, not {len(dealt)}")
+        union = 0
+        for seat, mask in enumerate(dealt):
+            if mask.bit_count() != rules.hand_size:
+                raise IllegalMoveError(
+                    f"{seat_name(seat, n)} is dealt {mask.bit_count()} cards; the rules deal {rules.hand_size}"
+                )
+            if union & mask:
+                raise IllegalMoveError(f"card(s) {CardSet(union & mask)} dealt twice")
+            union |= mask
+        if union != rules.in_play:
+            raise IllegalMoveError(f"the deal does not hold exactly the cards in play (off: {CardSet(union ^ rules.in_play)})")
+        self.rules = rules
+        self.players = n
+        self.number = number
+        self.direction = rules.pass_direction(number)
+        self.dealt = tuple(dealt)
+        self.hands = list(dealt)
+        self.passed = [None] * n
+        self.leader = self.turn = 0
+        self.trick = []
+        self.tricks = []
+        self.hearts_broken = not rules.hearts_must_be_broken
+        self.taken = [0] * n
+        self.points = [0] * n
+        self.scores = None
+        self.shooter = None
+        self.moon_option = None
+        self._breakers = HEARTS | (QS_BIT if rules.queen_breaks_hearts else 0)
+        if self.direction is PassDirection.HOLD:
+            self._start_play()
+        else:
+            self.phase = Phase.PASS
+
+    @classmethod
+    def deal(cls, rules: Rules, rng: random.Random, number: int = 0) -> HandState:
+        return cls(rules, deal_cards(rules, rng), number)
+
+    def copy(self) -> HandState:
+        """A cheap, independent copy (lists copied; cards and tricks are immutable)."""
+        new = HandState.__new__(HandState)
+        new.rules = self.rules
+        new.players = self.players
+        new.number = self.number
+        new.direction = self.direction
+        new.dealt = self.dealt
+        new.hands = self.hands[:]
+        new.passed = self.passed[:]
+        new.phase = self.phase
+        new.leader = self.leader
+        new.turn = self.turn
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.hearts_broken = self.hearts_broken
+        new.taken = self.taken[:]
+        new.points = self.points[:]
+        new.scores = self.scores
+        new.shooter = self.shooter
+        new.moon_option = self.moon_option
+        new._breakers = self._breakers
+        return new
+
+    # -- whose decision ---------------------------------------------------------
+
+    @property
+    def trick_number(self) -> int:
+        """0-based number of the trick in progress (or of the next one)."""
+        return len(self.tricks)
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that owe a decision now: every seat yet to pass, the seat to play, or the shooter."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return (self.turn,)
+        if phase is Phase.PASS:
+            return tuple(s for s in range(self.players) if self.passed[s] is None)
+        if phase is Phase.MOON_CHOICE:
+            assert self.shooter is not None
+            return (self.shooter,)
+        return ()
+
+    def pass_target(self, seat: int) -> int:
+        """The seat that receives ``seat``'s pass (``seat`` itself on a hold hand)."""
+        return (seat + self.direction.offset(self.players)) % self.players
+
+    def pass_source(self, seat: int) -> int:
+        """The seat whose pass ``seat`` receives."""
+        return (seat - self.direction.offset(self.players)) % self.players
+
+    def _name(self, seat: int) -> str:
+        return seat_name(seat, self.players)
+
+    # -- passing ----------------------------------------------------------------
+
+    def check_pass(self, seat: int, cards: Iterable[object] | CardSet) -> int:
+        """Raise unless ``seat`` may pass ``cards`` now; return their mask."""
+        n = self.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise OutOfTurnError(f"no seat {seat!r} at a table of {n}")
+        who = self._name(seat)
+        if self.phase is not Phase.PASS:
+            raise OutOfTurnError(f"{who} cannot pass now: the hand is in the {self.phase.value} phase")
+        if self.passed[seat] is not None:
+            raise OutOfTurnError(f"{who} has already passed {CardSet(self.passed[seat] or 0)}")
+        if isinstance(cards, CardSet):
+            mask = cards.mask
+        else:
+            mask = 0
+            for c in cards:
+                card = _as_card(c)
+                if mask >> card & 1:
+                    raise IllegalMoveError(f"illegal pass by {who}: {card} is given twice")
+                mask |= 1 << card
+        count = self.rules.pass_count
+        if mask.bit_count() != count:
+            raise IllegalMoveError(f"illegal pass by {who}: pass exactly {count} cards, not {mask.bit_count()}")
+        missing = mask & ~self.hands[seat]
+        if missing:
+            raise IllegalMoveError(f"illegal pass by {who}: {who} does not hold {CardSet(missing)}")
+        return mask
+
+    def is_legal_pass(self, seat: int, cards: Iterable[object] | CardSet) -> bool:
+        try:
+            self.check_pass(seat, cards)
+        except ValueError:
+            return False
+        return True
+
+    def legal_passes(self, seat: int) -> list[CardSet]:
+        """Every legal pass for ``seat`` (all combinations of ``pass_count`` cards), or [] if none is due."""
+        if self.phase is not Phase.PASS or self.passed[seat] is not None:
+            return []
+        return [CardSet(sum(1 << c for c in combo)) for combo in combinations(cards_of(self.hands[seat]), self.rules.pass_count)]
+
+    def pass_cards(self, seat: int, cards: Iterable[object] | CardSet) -> list[Event]:
+        """Record ``seat``'s pass; when the last seat passes, exchange and start play."""
+        mask = self.check_pass(seat, cards)
+        self.passed[seat] = mask
+        events: list[Event] = [CardsPassed(seat, self.pass_target(seat), CardSet(mask))]
+        if all(p is not None for p in self.passed):
+            self._exchange()
+            for s in range(self.players):
+                src = self.pass_source(s)
+                events.append(CardsReceived(s, src, CardSet(self.passed[src] or 0)))
+        return events
+
+    def _exchange(self) -> None:
+        n = self.players
+        passed = self.passed
+        hands = self.hands
+        for s in range(n):
+            hands[s] &= ~(passed[s] or 0)
+        for s in range(n):
+            hands[self.pass_target(s)] |= passed[s] or 0
+        self._start_play()
+
+    def _start_play(self) -> None:
+        opening = self.rules.opening_card
+        for s in range(self.players):
+            if self.hands[s] >> opening & 1:
+                self.leader = self.turn = s
+        self.phase = Phase.PLAY
+
+    # -- playing ----------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """The mask of the cards the seat to play may play (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        hand = self.hands[self.turn]
+        trick = self.trick
+        rules = self.rules
+        if trick:
+            follow = hand & SUIT_MASKS[trick[0] // 13]
+            if follow:
+                return follow
+            if not self.tricks and not rules.points_on_first_trick:
+                safe = hand & ~rules.penalty_mask
+                return safe or hand
+            return hand
+        if not self.tricks:
+            if rules.opening is OpeningLead.LOWEST_CLUB:
+                return 1 << rules.opening_card
+            return hand & CLUBS
+        if self.hearts_broken:
+            return hand
+        others = hand & ~HEARTS
+        if not others or (others == QS_BIT and rules.heart_lead_with_only_queen):
+            return hand
+        return others
+
+    def legal_plays(self) -> list[Card]:
+        """The cards the seat to play may play, sorted ([] outside the play phase)."""
+        return cards_of(self.legal_mask())
+
+    def why_illegal(self, card: object, seat: int | None = None) -> str | None:
+        """Why ``card`` may not be played now by ``seat`` (default: the seat to play), or None if it may."""
+        try:
+            self.check_play(card, seat)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def check_play(self, card: object, seat: int | None = None) -> Card:
+        """Raise unless ``card`` may be played now (by ``seat``, if given); return it as a :class:`Card`."""
+        c = _as_card(card)
+        if self.phase is not Phase.PLAY:
+            who = "" if seat is None else f" by {self._name(seat)}"
+            raise OutOfTurnError(f"cannot play {c}{who}: the hand is in the {self.phase.value} phase")
+        turn = self.turn
+        if seat is not None and seat != turn:
+            if not isinstance(seat, int) or not 0 <= seat < self.players:
+                raise OutOfTurnError(f"no seat {seat!r} at a table of {self.players}")
+            raise OutOfTurnError(f"cannot play {c}: it is {self._name(turn)}'s turn, not {self._name(seat)}'s")
+        if self.legal_mask() >> c & 1:
+            return c
+        raise IllegalMoveError(f"illegal play '{c}' by {self._name(turn)}: {self._rule_broken(c)}")
+
+    def _rule_broken(self, c: Card) -> str:
+        hand = self.hands[self.turn]
+        who = self._name(self.turn)
+        rules = self.rules
+        if not hand >> c & 1:
+            return f"{who} does not hold {c}"
+        if self.trick:
+            led = Suit(self.trick[0] // 13)
+            if hand & led.mask:
+                return f"must follow {led}"
+            return f"no heart or Q♠ on the first trick while holding another card (first-trick rule)"
+        if not self.tricks:
+            if rules.opening is OpeningLead.LOWEST_CLUB:
+                return f"the first trick must be opened with {rules.opening_card}"
+            return "the first trick must be opened with a club"
+        if (hand & ~HEARTS) == QS_BIT:
+            return "cannot lead a heart while holding Q♠: hearts are not broken"
+        return "cannot lead a heart: hearts are not broken"
+
+    def is_legal_play(self, card: object, seat: int | None = None) -> bool:
+        try:
+            self.check_play(card, seat)
+        except ValueError:
+            return False
+        return True
+
+    def play(self, card: object, seat: int | None = None) -> list[Event]:
+        """Play ``card`` for the seat to play (checked against ``seat`` if given); return the events."""
+        c = self.check_play(card, seat)
+        turn = self.turn
+        number = len(self.tricks)
+        was_broken = self.hearts_broken
+        events: list[Event] = [CardPlayed(turn, c, number)]
+        winner = self.advance(c)
+        if self.hearts_broken and not was_broken:
+            events.append(HeartsBroken(turn, c))
+        if winner >= 0:
+            done = self.tricks[-1]
+            mask = 0
+            for x in done.cards:
+                mask |= 1 << x
+            events.append(TrickWon(winner, number, done.leader, done.cards, self._trick_points(mask)))
+            if self.shooter is not None:
+                events.append(MoonShot(self.shooter, self.phase is Phase.MOON_CHOICE))
+        return events
+
+    def _trick_points(self, mask: int) -> int:
+        rules = self.rules
+        return (mask & HEARTS).bit_count() * rules.heart_points + (rules.queen_points if mask & QS_BIT else 0)
+
+    def advance(self, card: Card) -> int:
+        """Apply a card known to be legal (no checks, no events): the hot path for search.
+
+        Returns the seat that won the trick this card completed, or -1.
+        """
+        seat = self.turn
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        if bit & self._breakers:
+            self.hearts_broken = True
+        trick = self.trick
+        trick.append(card)
+        n = self.players
+        if len(trick) < n:
+            self.turn = seat + 1 if seat + 1 < n else 0
+            return -1
+        led = trick[0] // 13
+        best = trick[0]
+        best_i = 0
+        mask = 0
+        for i, x in enumerate(trick):
+            mask |= 1 << x
+            if x > best and x // 13 == led:
+                best = x
+                best_i = i
+        winner = self.leader + best_i
+        if winner >= n:
+            winner -= n
+        self.taken[winner] |= mask
+        if mask & self.rules.penalty_mask:
+            self.points[winner] += self._trick_points(mask)
+        self.tricks.append(Trick(self.leader, tuple(trick), winner))
+        self.trick = []
+        self.leader = self.turn = winner
+        if len(self.tricks) == self.rules.hand_size:
+            self._score()
+        return winner
+
+    # -- scoring ----------------------------------------------------------------
+
+    def _score(self) -> None:
+        rules = self.rules
+        penalty = rules.penalty_mask
+        self.shooter = None
+        if rules.moon is not MoonScoring.DISABLED:
+            for s in range(self.players):
+                if self.taken[s] & penalty == penalty:
+                    self.shooter = s
+        if self.shooter is None:
+            self._finish(list(self.points))
+        elif rules.moon is MoonScoring.SHOOTER_CHOOSES:
+            self.phase = Phase.MOON_CHOICE
+        elif rules.moon is MoonScoring.ADD_TO_OTHERS:
+            self._finish(self._moon_scores(MoonOption.ADD_TO_OTHERS))
+        else:
+            self._finish(self._moon_scores(MoonOption.SUBTRACT_FROM_SELF))
+
+    def _moon_scores(self, option: MoonOption) -> list[int]:
+        value = self.rules.moon_points
+        if option is MoonOption.ADD_TO_OTHERS:
+            return [0 if s == self.shooter else value for s in range(self.players)]
+        return [-value if s == self.shooter else 0 for s in range(self.players)]
+
+    def _finish(self, scores: list[int]) -> None:
+        bonus = self.rules.bonus_card
+        if bonus is not None:
+            for s in range(self.players):
+                if self.taken[s] >> bonus & 1:
+                    scores[s] += self.rules.bonus_points
+        self.scores = tuple(scores)
+        self.phase = Phase.HAND_OVER
+
+    def check_moon_choice(self, seat: int, option: object) -> MoonOption:
+        """Raise unless ``seat`` may make the moon choice ``option`` now; return it."""
+        if self.phase is not Phase.MOON_CHOICE:
+            raise OutOfTurnError(f"no moon choice is due: the hand is in the {self.phase.value} phase")
+        if seat != self.shooter:
+            assert self.shooter is not None
+            raise OutOfTurnError(f"only the shooter, {self._name(self.shooter)}, chooses how the moon scores")
+        try:
+            return option if isinstance(option, MoonOption) else MoonOption(option)
+        except ValueError:
+            choices = ", ".join(m.value for m in MoonOption)
+            raise IllegalMoveError(f"not a moon choice: {option!r} (choose {choices})") from None
+
+    def choose_moon(self, seat: int, option: object) -> list[Event]:
+        choice = self.check_moon_choice(seat, option)
+        self.moon_option = choice
+        self._finish(self._moon_scores(choice))
+        return [MoonChosen(seat, choice)]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.HAND_OVER
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState #{self.number} {self.phase.value} turn={self.turn} "
+            f"tricks={len(self.tricks)} trick={[str(c) for c in self.trick]}>"
+        )

@@ -1,0 +1,297 @@
+"""Records: a whole game (or a game in progress) as documented JSON that round-trips like PGN.
+
+``loads(dumps(r)) == r``, and :meth:`GameRecord.replay` rebuilds the game through
+the engine, so a record with an illegal or impossible step fails with an error
+naming the hand, the trick and the rule. See ``docs/records.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hearts.core.cards import Card, CardSet
+from hearts.core.errors import HeartsError, RecordError
+from hearts.core.game import Game
+from hearts.core.hand import HandState, Phase
+from hearts.core.rules import MoonOption, PassDirection, Rules
+
+FORMAT = "hearts-record"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    leader: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    number: int
+    direction: PassDirection
+    dealt: tuple[CardSet, ...]
+    passes: tuple[CardSet | None, ...]  #: None for a seat that has not passed (or a hold hand)
+    tricks: tuple[TrickRecord, ...]  #: the last may be incomplete in a game in progress
+    moon_choice: MoonOption | None
+    points: tuple[int, ...] | None  #: this hand's scores, once it is over
+    totals: tuple[int, ...] | None  #: the running totals after it, once it is over
+
+    @classmethod
+    def of(cls, hand: HandState, totals: tuple[int, ...] | None) -> HandRecord:
+        tricks = [TrickRecord(t.leader, t.cards) for t in hand.tricks]
+        if hand.trick:
+            tricks.append(TrickRecord(hand.leader, tuple(hand.trick)))
+        over = hand.phase is Phase.HAND_OVER
+        return cls(
+            number=hand.number,
+            direction=hand.direction,
+            dealt=tuple(CardSet(m) for m in hand.dealt),
+            passes=tuple(None if p is None else CardSet(p) for p in hand.passed),
+            tricks=tuple(tricks),
+            moon_choice=hand.moon_option,
+            points=hand.scores if over else None,
+            totals=totals if over else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    rules: Rules
+    names: tuple[str, ...]
+    seed: int
+    hands: tuple[HandRecord, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @classmethod
+    def of(cls, game: Game) -> GameRecord:
+        hands = []
+        running = [0] * game.rules.players
+        for h in game.finished:
+            assert h.scores is not None
+            running = [a + b for a, b in zip(running, h.scores)]
+            hands.append(HandRecord.of(h, tuple(running)))
+        if not game.is_over:
+            hands.append(HandRecord.of(game.hand, None))
+        return cls(game.rules, game.names, game.seed, tuple(hands), tuple(game.totals), game.winners)
+
+    @property
+    def is_complete(self) -> bool:
+        return bool(self.winners)
+
+    def replay(self) -> Game:
+        """Rebuild the game through the engine, checking every step; raise :class:`RecordError` if any fails."""
+        deals = {h.number: tuple(cs.mask for cs in h.dealt) for h in self.hands}
+        try:
+            game = Game(self.rules, seed=self.seed, deals=deals, names=self.names)
+        except HeartsError as exc:
+            raise RecordError(f"hand 1: {exc}") from None
+        for i, h in enumerate(self.hands):
+            where = f"hand {h.number + 1}"
+            if game.is_over:
+                raise RecordError(f"{where}: the game was already over after hand {h.number}")
+            if h.number != game.hand.number or h.number != i:
+                raise RecordError(f"{where}: hands must be numbered 1, 2, 3 … in order (found hand {h.number + 1} at position {i + 1})")
+            if h.direction is not game.hand.direction:
+                raise RecordError(f"{where}: recorded pass direction {h.direction.value}, but the rules' cycle gives {game.hand.direction.value}")
+            last = i == len(self.hands) - 1
+            _replay_hand(game, h, where, last)
+        if tuple(game.totals) != self.totals:
+            raise RecordError(f"recorded totals {list(self.totals)} but the hands add up to {game.totals}")
+        if tuple(game.winners) != self.winners:
+            raise RecordError(f"recorded winners {list(self.winners)} but the rules give {list(game.winners)}")
+        return game
+
+    # -- JSON -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "rules": self.rules.to_dict(),
+            "names": list(self.names),
+            "seed": self.seed,
+            "hands": [_hand_to_dict(h) for h in self.hands],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not a hearts record: 'format' is {data.get('format')!r}, expected {FORMAT!r}")
+        version = data.get("version")
+        if version != FORMAT_VERSION:
+            raise RecordError(f"record version {version!r} is not supported (this engine reads version {FORMAT_VERSION})")
+        try:
+            rules = Rules.from_dict(_get(data, "rules", dict, "record"))
+        except HeartsError as exc:
+            raise RecordError(f"record rules: {exc}") from None
+        hands_data = _get(data, "hands", list, "record")
+        hands = tuple(_hand_from_dict(h, i, rules.players) for i, h in enumerate(hands_data))
+        names = tuple(_get(data, "names", list, "record"))
+        if len(names) != rules.players or not all(isinstance(x, str) for x in names):
+            raise RecordError(f"record names must be {rules.players} strings")
+        seed = _get(data, "seed", int, "record")
+        return cls(
+            rules,
+            names,
+            seed,
+            hands,
+            _ints(_get(data, "totals", list, "record"), "record totals"),
+            _ints(_get(data, "winners", list, "record"), "record winners"),
+        )
+
+
+def _replay_hand(game: Game, h: HandRecord, where: str, last: bool) -> None:
+    hand = game.hand
+    n = game.rules.players
+    if tuple(cs.mask for cs in h.dealt) != hand.dealt:
+        raise RecordError(f"{where}: the dealt hands do not match")  # pragma: no cover - deals come from the record
+    if len(h.passes) != n:
+        raise RecordError(f"{where}: 'passes' needs one entry per seat ({n})")
+    if hand.phase is Phase.PASS:
+        for seat, cards in enumerate(h.passes):
+            if cards is not None:
+                try:
+                    game.pass_cards(seat, cards)
+                except HeartsError as exc:
+                    raise RecordError(f"{where}, pass: {exc}") from None
+        if hand.phase is Phase.PASS and (h.tricks or not last):
+            raise RecordError(f"{where}: play starts before every seat has passed")
+    elif any(p is not None for p in h.passes):
+        raise RecordError(f"{where}: a {h.direction.value} hand has no passes")
+    for t_index, t in enumerate(h.tricks):
+        at = f"{where}, trick {t_index + 1}"
+        if game.hand is not hand:
+            raise RecordError(f"{at}: the hand was already over")
+        if hand.leader != t.leader:
+            raise RecordError(f"{at}: recorded leader is seat {t.leader}, but seat {hand.leader} leads")
+        if not t.cards or (len(t.cards) < n and t_index != len(h.tricks) - 1):
+            raise RecordError(f"{at}: a trick needs {n} cards ({len(t.cards)} recorded)")
+        if len(t.cards) > n:
+            raise RecordError(f"{at}: a trick has {n} cards, not {len(t.cards)}")
+        for c in t.cards:
+            try:
+                game.play(c)
+            except HeartsError as exc:
+                raise RecordError(f"{at}: {exc}") from None
+    if h.moon_choice is not None:
+        if hand.phase is not Phase.MOON_CHOICE:
+            raise RecordError(f"{where}: a moon choice is recorded, but no moon choice was due")
+        assert hand.shooter is not None
+        game.choose_moon(hand.shooter, h.moon_choice)
+    if hand.phase is Phase.HAND_OVER:
+        if h.points != hand.scores:
+            raise RecordError(f"{where}: recorded points {_list(h.points)} but the rules give {list(hand.scores or ())}")
+        if h.totals != tuple(game.totals):
+            raise RecordError(f"{where}: recorded totals {_list(h.totals)} but they add up to {game.totals}")
+    else:
+        if not last:
+            raise RecordError(f"{where}: the hand is not finished, but another hand follows")
+        if h.points is not None:
+            raise RecordError(f"{where}: points are recorded for a hand that is not finished")
+
+
+def _list(x: tuple[int, ...] | None) -> object:
+    return None if x is None else list(x)
+
+
+def _hand_to_dict(h: HandRecord) -> dict[str, Any]:
+    return {
+        "number": h.number + 1,
+        "direction": h.direction.value,
+        "dealt": [cs.names() for cs in h.dealt],
+        "passes": [None if p is None else p.names() for p in h.passes],
+        "tricks": [{"leader": t.leader, "cards": [str(c) for c in t.cards]} for t in h.tricks],
+        "moon_choice": None if h.moon_choice is None else h.moon_choice.value,
+        "points": _list(h.points),
+        "totals": _list(h.totals),
+    }
+
+
+def _get(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise RecordError(f"{where}: missing {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"{where}: {key!r} must be a {kind.__name__}, not {value!r}"[:300])
+    return value
+
+
+def _ints(values: list[Any], where: str) -> tuple[int, ...]:
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise RecordError(f"{where} must be whole numbers: {values!r}"[:300])
+    return tuple(values)
+
+
+def _cards(values: Any, where: str) -> CardSet:
+    if not isinstance(values, list):
+        raise RecordError(f"{where} must be a list of cards, not {values!r}"[:300])
+    try:
+        return CardSet(values)
+    except HeartsError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _hand_from_dict(data: Any, index: int, players: int) -> HandRecord:
+    where = f"hand {index + 1}"
+    if not isinstance(data, Mapping):
+        raise RecordError(f"{where} must be an object")
+    number = _get(data, "number", int, where) - 1
+    try:
+        direction = PassDirection(_get(data, "direction", str, where))
+    except ValueError:
+        raise RecordError(f"{where}: unknown pass direction {data['direction']!r}") from None
+    dealt = tuple(_cards(d, f"{where} dealt") for d in _get(data, "dealt", list, where))
+    if len(dealt) != players:
+        raise RecordError(f"{where}: 'dealt' needs {players} hands, not {len(dealt)}")
+    passes = tuple(None if p is None else _cards(p, f"{where} passes") for p in _get(data, "passes", list, where))
+    tricks = []
+    for t_index, t in enumerate(_get(data, "tricks", list, where)):
+        at = f"{where}, trick {t_index + 1}"
+        if not isinstance(t, Mapping):
+            raise RecordError(f"{at} must be an object with 'leader' and 'cards'")
+        leader = _get(t, "leader", int, at)
+        cards_raw = _get(t, "cards", list, at)
+        try:
+            cards = tuple(Card.parse(c) for c in cards_raw)
+        except HeartsError as exc:
+            raise RecordError(f"{at}: {exc}") from None
+        tricks.append(TrickRecord(leader, cards))
+    moon_raw = data.get("moon_choice")
+    try:
+        moon = None if moon_raw is None else MoonOption(moon_raw)
+    except ValueError:
+        raise RecordError(f"{where}: unknown moon choice {moon_raw!r}") from None
+    points = data.get("points")
+    totals = data.get("totals")
+    return HandRecord(
+        number,
+        direction,
+        dealt,
+        passes,
+        tuple(tricks),
+        moon,
+        None if points is None else _ints(_get(data, "points", list, where), f"{where} points"),
+        None if totals is None else _ints(_get(data, "totals", list, where), f"{where} totals"),
+    )
+
+
+def dumps(record: GameRecord, indent: int | None = 1) -> str:
+    """The record as JSON text."""
+    return json.dumps(record.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def loads(text: str | bytes) -> GameRecord:
+    """A record from JSON text; a malformed one raises :class:`RecordError` naming what is wrong."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"not a JSON record: {exc}") from None
+    return GameRecord.from_dict(data)

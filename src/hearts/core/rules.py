@@ -1,0 +1,348 @@
+"""Rule options: one frozen, validated dataclass, and named presets.
+
+Every variant printed in the rules pages is a named option here; see
+``docs/rules.md`` for each one in plain words.
+
+>>> rules = Rules.preset("omnibus")
+>>> rules.bonus_card, rules.bonus_points
+(Card('JD'), -10)
+>>> Rules(players=3).removed, Rules(players=3).hand_size
+((Card('2D'),), 17)
+>>> Rules(players=5).pass_cycle
+(<PassDirection.LEFT: 'left'>, <PassDirection.RIGHT: 'right'>, <PassDirection.HOLD: 'hold'>)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from hearts.core.cards import (
+    CARDS,
+    CLUBS,
+    FULL_DECK,
+    HEARTS,
+    QS_BIT,
+    QUEEN_OF_SPADES,
+    Card,
+    cards_of,
+    mask_of,
+)
+from hearts.core.errors import CardParseError, RulesError
+
+
+class PassDirection(Enum):
+    """Where a seat's passed cards go. Left is the next seat in playing order."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+    HOLD = "hold"
+
+    def offset(self, players: int) -> int:
+        """Seats to count forward in playing order to the receiver (0 for hold)."""
+        if self is PassDirection.LEFT:
+            return 1
+        if self is PassDirection.RIGHT:
+            return players - 1
+        if self is PassDirection.ACROSS:
+            return players // 2
+        return 0
+
+
+class OpeningLead(Enum):
+    """Which card opens the first trick; the holder of the lowest club in play leads either way."""
+
+    LOWEST_CLUB = "lowest-club"  #: that seat must lead the lowest club (2♣, or 3♣ when 2♣ is out)
+    ANY_CLUB = "any-club"  #: that seat may lead any of its clubs
+
+
+class MoonScoring(Enum):
+    """How a hand is scored when one seat takes every heart in play and Q♠."""
+
+    ADD_TO_OTHERS = "add-to-others"  #: Bicycle: shooter 0, each other seat +26
+    SHOOTER_CHOOSES = "shooter-chooses"  #: Britannica: the shooter picks −26 for itself or +26 to the others
+    SUBTRACT_FROM_SHOOTER = "subtract-from-shooter"  #: shooter −26, the others 0
+    DISABLED = "disabled"  #: no moon: the shooter simply takes its 26
+
+
+class MoonOption(Enum):
+    """The shooter's answer where :attr:`MoonScoring.SHOOTER_CHOOSES` applies."""
+
+    ADD_TO_OTHERS = "add-to-others"
+    SUBTRACT_FROM_SELF = "subtract-from-self"
+
+
+class TieRule(Enum):
+    """What happens when the game ends with two or more seats tied for the lowest total."""
+
+    SHARE = "share"  #: the tied seats share the win
+    PLAY_ON = "play-on"  #: more hands are played until one seat is lowest alone
+
+
+L, R, A, H = PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS, PassDirection.HOLD
+
+#: Cards removed by default so that the deck divides evenly.
+DEFAULT_REMOVED: dict[int, tuple[str, ...]] = {
+    3: ("2D",),
+    4: (),
+    5: ("2D", "2C"),
+    6: ("2D", "3D", "3C", "4C"),
+}
+
+#: Named pass cycles. ``standard`` depends on the player count (no across for odd counts).
+PASS_CYCLE_NAMES = ("standard", "left", "no-hold", "none")
+
+
+def pass_cycle_named(name: str, players: int) -> tuple[PassDirection, ...]:
+    """The pass cycle called ``name`` for ``players`` seats.
+
+    >>> [d.value for d in pass_cycle_named("standard", 4)]
+    ['left', 'right', 'across', 'hold']
+    >>> [d.value for d in pass_cycle_named("no-hold", 3)]
+    ['left', 'right']
+    """
+    even = players % 2 == 0
+    cycles = {
+        "standard": (L, R, A, H) if even else (L, R, H),
+        "left": (L,),
+        "no-hold": (L, R, A) if even else (L, R),
+        "none": (H,),
+    }
+    if name not in cycles:
+        raise RulesError(f"unknown pass cycle {name!r}: choose one of {', '.join(PASS_CYCLE_NAMES)}")
+    return cycles[name]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option. The defaults are the standard game as the rules pages print it.
+
+    ``removed`` and ``pass_cycle`` left as ``None`` take the defaults for the
+    player count; after construction they always hold the resolved value.
+    """
+
+    players: int = 4
+    removed: tuple[Card, ...] | None = None
+    opening: OpeningLead = OpeningLead.LOWEST_CLUB
+    pass_cycle: tuple[PassDirection, ...] | None = None
+    pass_count: int = 3
+    points_on_first_trick: bool = False
+    hearts_must_be_broken: bool = True
+    queen_breaks_hearts: bool = False
+    heart_lead_with_only_queen: bool = False
+    heart_points: int = 1
+    queen_points: int = 13
+    bonus_card: Card | None = None
+    bonus_points: int = -10
+    moon: MoonScoring = MoonScoring.ADD_TO_OTHERS
+    target: int = 100
+    ties: TieRule = TieRule.SHARE
+    # Derived, for the hot path; not part of equality or the record.
+    in_play: int = field(default=0, init=False, repr=False, compare=False)
+    penalty_mask: int = field(default=0, init=False, repr=False, compare=False)
+    hand_size: int = field(default=0, init=False, repr=False, compare=False)
+    opening_card: Card = field(default=CARDS[0], init=False, repr=False, compare=False)
+    moon_points: int = field(default=26, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _set = object.__setattr__
+        if not isinstance(self.players, int) or not 3 <= self.players <= 6:
+            raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players!r}")
+        n = self.players
+        try:
+            removed_mask = mask_of(DEFAULT_REMOVED[n] if self.removed is None else self.removed)
+        except CardParseError as exc:
+            raise RulesError(f"removed cards: {exc}") from None
+        _set(self, "removed", tuple(cards_of(removed_mask)))
+        cycle = pass_cycle_named("standard", n) if self.pass_cycle is None else tuple(self.pass_cycle)
+        try:
+            cycle = tuple(PassDirection(d) if not isinstance(d, PassDirection) else d for d in cycle)
+        except ValueError as exc:
+            raise RulesError(f"pass cycle: {exc}") from None
+        if not cycle:
+            raise RulesError("the pass cycle is empty: use ('hold',) for no passing")
+        if n % 2 and A in cycle:
+            raise RulesError(f"there is no 'across' with {n} players: pass left, right or hold")
+        _set(self, "pass_cycle", cycle)
+        for name in ("opening", "moon", "ties"):
+            enum_type = type(getattr(Rules, "__dataclass_fields__")[name].default)
+            value = getattr(self, name)
+            if not isinstance(value, enum_type):
+                try:
+                    _set(self, name, enum_type(value))
+                except ValueError:
+                    choices = ", ".join(m.value for m in enum_type)
+                    raise RulesError(f"{name} must be one of {choices}, not {value!r}") from None
+        if removed_mask & QS_BIT:
+            raise RulesError("Q♠ cannot be removed: the game is built around it")
+        in_play = FULL_DECK & ~removed_mask
+        if not in_play & CLUBS:
+            raise RulesError("at least one club must stay in play: the lowest club opens")
+        if in_play.bit_count() % n:
+            raise RulesError(
+                f"{in_play.bit_count()} cards do not divide among {n} players: "
+                f"remove {in_play.bit_count() % n} more (the defaults are {', '.join(DEFAULT_REMOVED[n]) or 'none'})"
+            )
+        hand_size = in_play.bit_count() // n
+        if not 1 <= self.pass_count < hand_size:
+            raise RulesError(f"pass_count must be between 1 and {hand_size - 1}, not {self.pass_count!r}")
+        if self.bonus_card is not None:
+            try:
+                bonus = Card.parse(self.bonus_card) if isinstance(self.bonus_card, str) else CARDS[self.bonus_card]
+            except (IndexError, TypeError):
+                raise RulesError(f"bonus_card: not a card: {self.bonus_card!r}") from None
+            if not in_play >> bonus & 1:
+                raise RulesError(f"bonus card {bonus} has been removed from the deck")
+            if bonus == QUEEN_OF_SPADES or (1 << bonus) & HEARTS:
+                raise RulesError(f"bonus card {bonus} is a penalty card: choose a non-heart other than Q♠")
+            _set(self, "bonus_card", bonus)
+        for name in ("heart_points", "queen_points", "bonus_points", "target"):
+            if not isinstance(getattr(self, name), int) or isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be a whole number, not {getattr(self, name)!r}")
+        if self.heart_points < 0 or self.queen_points < 0:
+            raise RulesError("heart_points and queen_points cannot be negative: points are penalties")
+        if self.target <= 0:
+            raise RulesError(f"target must be positive, not {self.target}")
+        _set(self, "in_play", in_play)
+        _set(self, "penalty_mask", (in_play & HEARTS) | QS_BIT)
+        _set(self, "hand_size", hand_size)
+        _set(self, "opening_card", CARDS[(in_play & CLUBS & -(in_play & CLUBS)).bit_length() - 1])
+        _set(self, "moon_points", (in_play & HEARTS).bit_count() * self.heart_points + self.queen_points)
+
+    # -- presets and lookup -------------------------------------------------
+
+    @staticmethod
+    def preset(name: str, **overrides: Any) -> Rules:
+        """The preset called ``name``, with any options overridden.
+
+        >>> Rules.preset("short").target
+        50
+        >>> Rules.preset("britannica", players=5).moon.value
+        'shooter-chooses'
+        """
+        key = name.strip().lower().replace("_", "-")
+        if key not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+        options = dict(PRESETS[key][1])
+        options.update(overrides)
+        if isinstance(options.get("pass_cycle"), str):
+            options["pass_cycle"] = pass_cycle_named(options["pass_cycle"], options.get("players", 4))
+        return Rules(**options)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed; a new player count re-derives the removed cards and cycle."""
+        if "players" in changes and changes["players"] != self.players:
+            changes.setdefault("removed", None)
+            if self.pass_cycle == pass_cycle_named("standard", self.players):
+                changes.setdefault("pass_cycle", None)
+        return dataclasses.replace(self, **changes)
+
+    def pass_direction(self, hand_number: int) -> PassDirection:
+        """The pass direction of hand ``hand_number`` (0-based)."""
+        cycle = self.pass_cycle
+        assert cycle is not None
+        return cycle[hand_number % len(cycle)]
+
+    @property
+    def name(self) -> str | None:
+        """The preset these rules equal, if any."""
+        for key in PRESETS:
+            if Rules.preset(key, players=self.players) == self:
+                return key
+        return None
+
+    # -- serialisation --------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as JSON-ready data (cards as strings, enums as their values)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init:
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Enum):
+                value = value.value
+            elif f.name == "removed":
+                value = [str(c) for c in value]
+            elif f.name == "pass_cycle":
+                value = [d.value for d in value]
+            elif f.name == "bonus_card":
+                value = None if value is None else str(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict`'s form; unknown keys are an error, missing ones take defaults."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
+        known = {f.name for f in dataclasses.fields(cls) if f.init}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown rule option(s) {', '.join(map(repr, unknown))}: known are {', '.join(sorted(known))}")
+        options = dict(data)
+        try:
+            if options.get("removed") is not None:
+                options["removed"] = tuple(Card.parse(c) for c in _strings(options["removed"], "removed"))
+            if options.get("pass_cycle") is not None:
+                cycle = options["pass_cycle"]
+                if isinstance(cycle, str):
+                    options["pass_cycle"] = pass_cycle_named(cycle, options.get("players", 4))
+                else:
+                    options["pass_cycle"] = tuple(PassDirection(d) for d in _strings(cycle, "pass_cycle"))
+            if options.get("bonus_card") is not None:
+                options["bonus_card"] = Card.parse(options["bonus_card"])
+        except (CardParseError, ValueError) as exc:
+            raise RulesError(f"bad rule option: {exc}") from None
+        return cls(**options)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """Each option with its value in words, for ``hearts rules``."""
+        cycle = self.pass_cycle or ()
+        moon_words = {
+            MoonScoring.ADD_TO_OTHERS: f"shooter scores 0, each other seat +{self.moon_points}",
+            MoonScoring.SHOOTER_CHOOSES: f"shooter chooses: -{self.moon_points} to itself or +{self.moon_points} to each other seat",
+            MoonScoring.SUBTRACT_FROM_SHOOTER: f"shooter -{self.moon_points}, the others 0",
+            MoonScoring.DISABLED: "no moon: the points count as taken",
+        }
+        return [
+            ("players", f"{self.players} ({self.hand_size} cards each)"),
+            ("removed", " ".join(map(str, self.removed or ())) or "none"),
+            ("opening", f"holder of {self.opening_card} leads " + ("it" if self.opening is OpeningLead.LOWEST_CLUB else "any club")),
+            ("pass_cycle", ", ".join(d.value for d in cycle)),
+            ("pass_count", str(self.pass_count)),
+            ("points_on_first_trick", "allowed" if self.points_on_first_trick else "no heart or Q♠ (unless the hand holds only penalty cards)"),
+            ("hearts_must_be_broken", "yes" if self.hearts_must_be_broken else "no: hearts may be led at any time"),
+            ("queen_breaks_hearts", "yes (house rule)" if self.queen_breaks_hearts else "no"),
+            ("heart_lead_with_only_queen", "may lead a heart" if self.heart_lead_with_only_queen else "must lead Q♠"),
+            ("heart_points", str(self.heart_points)),
+            ("queen_points", str(self.queen_points)),
+            ("bonus_card", "none" if self.bonus_card is None else f"{self.bonus_card} scores {self.bonus_points}"),
+            ("moon", f"{self.moon.value}: {moon_words[self.moon]}"),
+            ("target", f"game ends when a total reaches {self.target}"),
+            ("ties", "tied lowest seats share the win" if self.ties is TieRule.SHARE else "play more hands until one seat is lowest"),
+        ]
+
+
+def _strings(value: object, name: str) -> Iterable[str]:
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"{name} must be a list, not {value!r}")
+    return value
+
+
+#: Preset name -> (one-line description, options).
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "standard": ("The standard game (Bicycle): pass left/right/across/hold, moon adds 26 to the others, to 100.", {}),
+    "omnibus": ("Omnibus Hearts: whoever takes J♦ scores -10.", {"bonus_card": Card.parse("JD")}),
+    "omnibus-10d": ("Omnibus with 10♦ as the bonus card, as some tables play it.", {"bonus_card": Card.parse("10D")}),
+    "britannica": ("Britannica's moon: the shooter chooses -26 for itself or +26 to the others.", {"moon": MoonScoring.SHOOTER_CHOOSES}),
+    "short": ("The standard game to 50 instead of 100.", {"target": 50}),
+    "pass-left": ("Pass left every hand, as some computer versions do.", {"pass_cycle": "left"}),
+    "no-hold": ("Pass left, right, across (left, right with an odd count); no hold hand.", {"pass_cycle": "no-hold"}),
+    "no-passing": ("No passing at all: every hand is a hold hand.", {"pass_cycle": "none"}),
+    "house-queen": ("House rule: Q♠ breaks hearts too.", {"queen_breaks_hearts": True}),
+}

@@ -1,0 +1,202 @@
+"""What one seat may see: the only thing computer players, clients and observers are given.
+
+A :class:`SeatView` holds the rules, the seat's own cards, its own pass and (once
+every seat has passed) what it received, every card played so far in order
+with who played it and who won each trick, the points each seat has taken,
+the totals and whether hearts are broken. It holds no other seat's cards and
+no other seat's pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, Card, CardSet, cards_of
+from hearts.core.errors import IllegalMoveError
+from hearts.core.hand import HandState, Phase, Trick, seat_name
+from hearts.core.rules import MoonOption, PassDirection, Rules
+
+if TYPE_CHECKING:
+    from hearts.core.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    rules: Rules
+    seat: int
+    names: tuple[str, ...]
+    hand_number: int
+    phase: Phase
+    direction: PassDirection
+    hand: CardSet
+    passed: CardSet | None  #: the cards this seat passed (None before it chose, or on a hold hand)
+    pass_to: int | None
+    received: CardSet | None  #: the cards it received (None until every seat has passed)
+    pass_from: int | None
+    has_passed: tuple[bool, ...]  #: which seats have chosen their pass (public)
+    tricks: tuple[Trick, ...]  #: completed tricks of this hand
+    trick: Trick  #: the trick in progress (winner None)
+    to_move: tuple[int, ...]
+    legal: tuple[Card, ...]  #: the cards this seat may play now (empty unless it is its turn to play)
+    moon_options: tuple[MoonOption, ...]  #: non-empty only when this seat must choose how its moon scores
+    hearts_broken: bool
+    points: tuple[int, ...]  #: penalty points each seat has taken this hand
+    totals: tuple[int, ...]  #: running totals before this hand's score
+    hand_sizes: tuple[int, ...]  #: how many cards each seat holds
+    scores: tuple[int, ...] | None  #: this hand's scores once it is over
+    shooter: int | None
+    winners: tuple[int, ...]  #: the game's winners once it is over
+
+    @classmethod
+    def of(cls, game: Game, seat: int) -> SeatView:
+        return cls.of_hand(game.hand, seat, game.totals, game.names, game.winners)
+
+    @classmethod
+    def of_hand(
+        cls,
+        hand: HandState,
+        seat: int,
+        totals: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        winners: tuple[int, ...] = (),
+    ) -> SeatView:
+        n = hand.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise IllegalMoveError(f"no seat {seat!r} at a table of {n}")
+        holding = hand.direction is PassDirection.HOLD
+        own_pass = hand.passed[seat]
+        all_passed = all(p is not None for p in hand.passed)
+        source = hand.pass_source(seat)
+        received = hand.passed[source] if all_passed and not holding else None
+        my_turn = hand.phase is Phase.PLAY and hand.turn == seat and not winners
+        return cls(
+            rules=hand.rules,
+            seat=seat,
+            names=tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n)),
+            hand_number=hand.number,
+            phase=Phase.GAME_OVER if winners else hand.phase,
+            direction=hand.direction,
+            hand=CardSet(hand.hands[seat]),
+            passed=None if own_pass is None or holding else CardSet(own_pass),
+            pass_to=None if holding else hand.pass_target(seat),
+            received=None if received is None else CardSet(received),
+            pass_from=None if holding else source,
+            has_passed=tuple(p is not None for p in hand.passed),
+            tricks=tuple(hand.tricks),
+            trick=Trick(hand.leader, tuple(hand.trick)),
+            to_move=() if winners else hand.to_move,
+            legal=tuple(hand.legal_plays()) if my_turn else (),
+            moon_options=tuple(MoonOption) if hand.phase is Phase.MOON_CHOICE and hand.shooter == seat else (),
+            hearts_broken=hand.hearts_broken,
+            points=tuple(hand.points),
+            totals=tuple(totals) if totals is not None else (0,) * n,
+            hand_sizes=tuple(h.bit_count() for h in hand.hands),
+            scores=hand.scores,
+            shooter=hand.shooter if hand.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE) else None,
+            winners=winners,
+        )
+
+    # -- what follows from what the seat has seen -----------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat in self.to_move
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far this hand, the trick in progress included."""
+        mask = 0
+        for t in self.tricks:
+            for c in t.cards:
+                mask |= 1 << c
+        for c in self.trick.cards:
+            mask |= 1 << c
+        return CardSet(mask)
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards in play that this seat has neither held nor seen played: they are in other hands."""
+        return CardSet(self.rules.in_play & ~self.hand.mask & ~self.played.mask & ~self.known_elsewhere().mask)
+
+    def known_elsewhere(self) -> CardSet:
+        """Cards this seat passed that the receiver still holds (the receiver has not played them)."""
+        if self.passed is None or self.pass_to is None or self.pass_to == self.seat:
+            return CardSet()
+        return CardSet(self.passed.mask & ~self.played.mask)
+
+    def voids(self) -> tuple[int, ...]:
+        """For each seat, the mask of suits (as card masks) it has shown it holds none of, by failing to follow."""
+        n = self.players
+        out = [0] * n
+        tricks = list(self.tricks)
+        if self.trick.cards:
+            tricks.append(self.trick)
+        for t in tricks:
+            led = t.cards[0] // 13
+            for i, c in enumerate(t.cards[1:], start=1):
+                if c // 13 != led:
+                    out[(t.leader + i) % n] |= SUIT_MASKS[led]
+        return tuple(out)
+
+    def taken(self) -> tuple[CardSet, ...]:
+        """The cards each seat has taken in tricks this hand."""
+        masks = [0] * self.players
+        for t in self.tricks:
+            assert t.winner is not None
+            for c in t.cards:
+                masks[t.winner] |= 1 << c
+        return tuple(CardSet(m) for m in masks)
+
+    def world(self, hands: Sequence[int]) -> HandState:
+        """A full hand state consistent with this view, with ``hands`` (one mask per seat) as the
+        hidden cards: a determinization for search. ``hands[self.seat]`` must be this seat's hand."""
+        if self.phase is not Phase.PLAY:
+            raise IllegalMoveError("a world can only be built from a view in the play phase")
+        n = self.players
+        if len(hands) != n or hands[self.seat] != self.hand.mask:
+            raise IllegalMoveError("the world must give this seat its own hand")
+        state = HandState.__new__(HandState)
+        state.rules = self.rules
+        state.players = n
+        state.number = self.hand_number
+        state.direction = self.direction
+        played_by = [0] * n
+        for t in (*self.tricks, self.trick):
+            for s, c in t.plays(n):
+                played_by[s] |= 1 << c
+        state.dealt = tuple(hands[s] | played_by[s] for s in range(n))
+        state.hands = list(hands)
+        state.passed = [None] * n
+        state.phase = Phase.PLAY
+        state.leader = self.trick.leader
+        state.turn = (self.trick.leader + len(self.trick.cards)) % n
+        state.trick = list(self.trick.cards)
+        state.tricks = list(self.tricks)
+        state.hearts_broken = self.hearts_broken
+        state.taken = [t.mask for t in self.taken()]
+        state.points = list(self.points)
+        state.scores = None
+        state.shooter = None
+        state.moon_option = None
+        state._breakers = HEARTS | (QS_BIT if self.rules.queen_breaks_hearts else 0)
+        return state
+
+    def describe(self) -> str:
+        """A short text of the view, for logs and bots' debugging."""
+        lines = [
+            f"{self.names[self.seat]} (seat {self.seat}), hand {self.hand_number + 1}, {self.phase.value}",
+            f"hand: {self.hand}",
+            f"trick: {' '.join(str(c) for c in self.trick.cards) or '-'}",
+            f"points: {list(self.points)}  totals: {list(self.totals)}",
+        ]
+        return "\n".join(lines)
+
+
+def cards_text(mask: int) -> str:
+    return " ".join(str(c) for c in cards_of(mask))

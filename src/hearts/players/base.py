@@ -1,0 +1,80 @@
+"""The one interface every computer player implements.
+
+A player is given a seat's :class:`~hearts.core.view.SeatView` (never the full
+state) and answers the decision the view asks for: the cards to pass, the card
+to play, or how its moon scores. Players are seeded: the same view and seed
+give the same answer.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from hearts.core import Card, CardSet, ChooseMoon, MoonOption, Move, PassCards, Phase, PlayCard, SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A move with the player's one-line reason for it (for hint buttons)."""
+
+    move: Move
+    reason: str
+
+
+class Player(ABC):
+    """Base class: subclasses implement the three choices; :meth:`decide` dispatches on the view's phase."""
+
+    #: The level name used by the CLI, tournaments and table seats.
+    name: str = "player"
+
+    def __init__(self, seed: int | None = None, time_budget: float | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.time_budget = time_budget
+
+    @abstractmethod
+    def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        """The cards to pass, and why."""
+
+    @abstractmethod
+    def choose_play(self, view: SeatView) -> tuple[Card, str]:
+        """The card to play (one of ``view.legal``), and why."""
+
+    def choose_moon(self, view: SeatView) -> tuple[MoonOption, str]:
+        """How to score a moon: add to the others unless subtracting wins or avoids losing the game."""
+        value = view.rules.moon_points
+        me = view.seat
+        totals = list(view.totals)
+        add = [t + (0 if s == me else value) for s, t in enumerate(totals)]
+        sub = [t - (value if s == me else 0) for s, t in enumerate(totals)]
+
+        def rank(scores: list[int]) -> tuple[bool, int]:
+            over = max(scores) >= view.rules.target
+            mine = scores[me]
+            best_other = min(x for s, x in enumerate(scores) if s != me)
+            # A finished game we win beats anything; otherwise keep the lead over the best other seat.
+            return (over and mine < best_other, best_other - mine)
+
+        if rank(sub) > rank(add):
+            return MoonOption.SUBTRACT_FROM_SELF, f"subtract {value} from my own total"
+        return MoonOption.ADD_TO_OTHERS, f"add {value} to every other seat"
+
+    def decide(self, view: SeatView) -> Decision:
+        """The move this seat makes now, with its reason; the view must ask this seat for one."""
+        if view.seat not in view.to_move:
+            raise ValueError(f"{view.names[view.seat]} has no decision to make now")
+        if view.phase is Phase.PASS:
+            cards, why = self.choose_pass(view)
+            return Decision(PassCards(view.seat, cards), why)
+        if view.phase is Phase.PLAY:
+            card, why = self.choose_play(view)
+            return Decision(PlayCard(view.seat, card), why)
+        if view.phase is Phase.MOON_CHOICE:
+            option, why = self.choose_moon(view)
+            return Decision(ChooseMoon(view.seat, option), why)
+        raise ValueError(f"no decision in the {view.phase.value} phase")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"

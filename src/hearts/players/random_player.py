@@ -1,0 +1,17 @@
+"""The random player: uniform over legal moves and passes. The baseline for everything else."""
+
+from __future__ import annotations
+
+from hearts.core import Card, CardSet, SeatView
+from hearts.players.base import Player
+
+
+class RandomPlayer(Player):
+    name = "random"
+
+    def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        cards = self.rng.sample(list(view.hand), view.rules.pass_count)
+        return CardSet(cards), "random pass"
+
+    def choose_play(self, view: SeatView) -> tuple[Card, str]:
+        return self.rng.choice(view.legal), "random legal card"
