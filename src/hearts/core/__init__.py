@@ -40,7 +40,7 @@ from hearts.core.events import (
 )
 from hearts.core.game import Game, seeded_deal
 from hearts.core.hand import HandState, Phase, Trick, deal_cards, seat_name
-from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
+from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard, move_from_dict, move_to_dict
 from hearts.core.record import GameRecord, HandRecord, TrickRecord, dumps, loads
 from hearts.core.rules import (
     PRESETS,
@@ -60,7 +60,7 @@ __all__ = [
     "RecordError", "RulesError", "CardPlayed", "CardsPassed", "CardsReceived", "Event", "GameOver",
     "HandScored", "HandStarted", "HeartsBroken", "MoonChosen", "MoonShot", "TrickWon", "event_to_dict",
     "visible_to", "Game", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
-    "ChooseMoon", "Move", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
+    "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
     "pass_cycle_named", "SeatView",
 ]  # fmt: skip

@@ -187,6 +187,42 @@ class SeatView:
         state._breakers = HEARTS | (QS_BIT if self.rules.queen_breaks_hearts else 0)
         return state
 
+    def to_dict(self) -> dict[str, object]:
+        """The view as JSON-ready data: what the server sends a seat and what an external bot reads."""
+
+        def cs(x: CardSet | None) -> list[str] | None:
+            return None if x is None else x.names()
+
+        def trick(t: Trick) -> dict[str, object]:
+            return {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+
+        return {
+            "rules": self.rules.to_dict(),
+            "seat": self.seat,
+            "names": list(self.names),
+            "hand_number": self.hand_number + 1,
+            "phase": self.phase.value,
+            "direction": self.direction.value,
+            "hand": self.hand.names(),
+            "passed": cs(self.passed),
+            "pass_to": self.pass_to,
+            "received": cs(self.received),
+            "pass_from": self.pass_from,
+            "has_passed": list(self.has_passed),
+            "tricks": [trick(t) for t in self.tricks],
+            "trick": trick(self.trick),
+            "to_move": list(self.to_move),
+            "legal": [str(c) for c in self.legal],
+            "moon_options": [o.value for o in self.moon_options],
+            "hearts_broken": self.hearts_broken,
+            "points": list(self.points),
+            "totals": list(self.totals),
+            "hand_sizes": list(self.hand_sizes),
+            "scores": None if self.scores is None else list(self.scores),
+            "shooter": self.shooter,
+            "winners": list(self.winners),
+        }
+
     def describe(self) -> str:
         """A short text of the view, for logs and bots' debugging."""
         lines = [
