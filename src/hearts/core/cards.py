@@ -154,7 +154,12 @@ def mask_of(cards: Iterable[int | str]) -> int:
     """The mask of cards given as ints or strings; raises on a repeated card."""
     mask = 0
     for c in cards:
-        i = _parse(c) if isinstance(c, str) else int(c)
+        if isinstance(c, str):
+            i = _parse(c)
+        elif isinstance(c, int) and not isinstance(c, bool):
+            i = int(c)
+        else:
+            raise CardParseError(f"not a card: {c!r} (expected a card such as 'QS' or a card number 0 to 51)")
         if not 0 <= i < 52:
             raise CardParseError(f"not a card: {c!r} (card numbers are 0 to 51)")
         if mask >> i & 1:
@@ -171,7 +176,7 @@ class CardSet:
 
     def __init__(self, cards: Iterable[int | str] | int = 0) -> None:
         if isinstance(cards, int):
-            if not 0 <= cards <= FULL_DECK:
+            if isinstance(cards, bool) or not 0 <= cards <= FULL_DECK:
                 raise CardParseError(f"not a card mask: {cards!r}")
             object.__setattr__(self, "mask", cards)
         else:

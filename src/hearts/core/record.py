@@ -85,6 +85,13 @@ class GameRecord:
     def replay(self) -> Game:
         """Rebuild the game through the engine, checking every step; raise :class:`RecordError` if any fails."""
         deals = {h.number: tuple(cs.mask for cs in h.dealt) for h in self.hands}
+        for h in self.hands:
+            # Check every deal up front: a bad one found only when the hand before it ends
+            # would be blamed on that hand's last trick.
+            try:
+                HandState(self.rules, deals[h.number], h.number)
+            except HeartsError as exc:
+                raise RecordError(f"hand {h.number + 1}, deal: {exc}") from None
         try:
             game = Game(self.rules, seed=self.seed, deals=deals, names=self.names)
         except HeartsError as exc:

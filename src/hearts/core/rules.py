@@ -105,6 +105,8 @@ def pass_cycle_named(name: str, players: int) -> tuple[PassDirection, ...]:
     >>> [d.value for d in pass_cycle_named("no-hold", 3)]
     ['left', 'right']
     """
+    if not isinstance(players, int) or isinstance(players, bool) or not 3 <= players <= 6:
+        raise RulesError(f"players must be 3, 4, 5 or 6, not {players!r}")
     even = players % 2 == 0
     cycles = {
         "standard": (L, R, A, H) if even else (L, R, H),
@@ -150,18 +152,25 @@ class Rules:
 
     def __post_init__(self) -> None:
         _set = object.__setattr__
-        if not isinstance(self.players, int) or not 3 <= self.players <= 6:
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or not 3 <= self.players <= 6:
             raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players!r}")
         n = self.players
+        removed = DEFAULT_REMOVED[n] if self.removed is None else self.removed
         try:
-            removed_mask = mask_of(DEFAULT_REMOVED[n] if self.removed is None else self.removed)
-        except CardParseError as exc:
+            # A string such as "2D 3D" names the cards; iterating it would split it into characters.
+            removed_mask = mask_of(removed.replace(",", " ").split() if isinstance(removed, str) else removed)
+        except (CardParseError, TypeError) as exc:
             raise RulesError(f"removed cards: {exc}") from None
         _set(self, "removed", tuple(cards_of(removed_mask)))
-        cycle = pass_cycle_named("standard", n) if self.pass_cycle is None else tuple(self.pass_cycle)
+        raw_cycle: Any = self.pass_cycle
+        if isinstance(raw_cycle, str):
+            # A cycle may be given by name ("standard", "left", "no-hold", "none").
+            raw_cycle = pass_cycle_named(raw_cycle, n)
+        elif raw_cycle is None:
+            raw_cycle = pass_cycle_named("standard", n)
         try:
-            cycle = tuple(PassDirection(d) if not isinstance(d, PassDirection) else d for d in cycle)
-        except ValueError as exc:
+            cycle = tuple(PassDirection(d) if not isinstance(d, PassDirection) else d for d in raw_cycle)
+        except (ValueError, TypeError) as exc:
             raise RulesError(f"pass cycle: {exc}") from None
         if not cycle:
             raise RulesError("the pass cycle is empty: use ('hold',) for no passing")
@@ -188,13 +197,22 @@ class Rules:
                 f"remove {in_play.bit_count() % n} more (the defaults are {', '.join(DEFAULT_REMOVED[n]) or 'none'})"
             )
         hand_size = in_play.bit_count() // n
-        if not 1 <= self.pass_count < hand_size:
+        for name in ("points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts", "heart_lead_with_only_queen"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if not isinstance(self.pass_count, int) or isinstance(self.pass_count, bool) or not 1 <= self.pass_count < hand_size:
             raise RulesError(f"pass_count must be between 1 and {hand_size - 1}, not {self.pass_count!r}")
         if self.bonus_card is not None:
-            try:
-                bonus = Card.parse(self.bonus_card) if isinstance(self.bonus_card, str) else CARDS[self.bonus_card]
-            except (IndexError, TypeError):
-                raise RulesError(f"bonus_card: not a card: {self.bonus_card!r}") from None
+            value = self.bonus_card
+            if isinstance(value, str):
+                try:
+                    bonus = Card.parse(value)
+                except CardParseError as exc:
+                    raise RulesError(f"bonus_card: {exc}") from None
+            elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
+                bonus = CARDS[value]
+            else:
+                raise RulesError(f"bonus_card: not a card: {value!r}")
             if not in_play >> bonus & 1:
                 raise RulesError(f"bonus card {bonus} has been removed from the deck")
             if bonus == QUEEN_OF_SPADES or (1 << bonus) & HEARTS:
