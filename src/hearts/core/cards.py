@@ -134,6 +134,7 @@ _OFFSETS: tuple[tuple[int, ...], ...] = tuple(
 _SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
     tuple(tuple(CARDS[s * 13 + i] for i in offs) for offs in _OFFSETS) for s in range(4)
 )
+_CLUB_CARDS, _DIAMOND_CARDS, _SPADE_CARDS, _HEART_CARDS = _SUIT_CARDS
 
 
 def cards_of(mask: int) -> list[Card]:
@@ -142,12 +143,15 @@ def cards_of(mask: int) -> list[Card]:
     >>> cards_of(0b101)
     [Card('2C'), Card('4C')]
     """
-    out: list[Card] = []
-    for s in range(4):
-        chunk = (mask >> (13 * s)) & 0x1FFF
-        if chunk:
-            out.extend(_SUIT_CARDS[s][chunk])
-    return out
+    # One list display over the four suits' precomputed tuples (an empty suit unpacks to
+    # nothing): about twice as fast as a loop over the suits, and legal_plays calls this
+    # once per card played.
+    return [
+        *_CLUB_CARDS[mask & 0x1FFF],
+        *_DIAMOND_CARDS[mask >> 13 & 0x1FFF],
+        *_SPADE_CARDS[mask >> 26 & 0x1FFF],
+        *_HEART_CARDS[mask >> 39 & 0x1FFF],
+    ]
 
 
 def mask_of(cards: Iterable[int | str]) -> int:
