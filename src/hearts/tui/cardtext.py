@@ -1,0 +1,83 @@
+"""Cards as coloured text, and reading cards a person types.
+
+>>> str(card_text(Card.parse("QS")))
+'Q♠'
+>>> TypedCard().feed("1").feed("0").feed("h").card
+Card('10H')
+>>> TypedCard().feed("t").feed("h").card
+Card('10H')
+>>> TypedCard().feed("x").error
+"'x' does not start a card: type a rank 2-10, T, J, Q, K or A, then a suit c, d, s or h"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from hearts.core import Card, CardParseError, Suit
+
+#: Suit colours of the usual two-colour deck: black suits in the default text colour, red ones red.
+TWO_COLOUR = {Suit.CLUBS: "bright_white", Suit.DIAMONDS: "bright_red", Suit.SPADES: "bright_white", Suit.HEARTS: "bright_red"}
+#: The four-colour deck (as in many online card rooms): clubs green, diamonds blue.
+FOUR_COLOUR = {Suit.CLUBS: "bright_green", Suit.DIAMONDS: "bright_cyan", Suit.SPADES: "bright_white", Suit.HEARTS: "bright_red"}
+
+
+def suit_colour(suit: Suit, four_colour: bool = False) -> str:
+    """The Rich colour a suit is drawn in."""
+    return (FOUR_COLOUR if four_colour else TWO_COLOUR)[suit]
+
+
+def card_text(card: Card, four_colour: bool = False, style: str = "") -> Text:
+    """``Q♠`` in its suit's colour (plus ``style``, e.g. ``"bold"`` or ``"dim"``)."""
+    return Text(card.symbol(), style=f"{suit_colour(card.suit, four_colour)} {style}".strip())
+
+
+def cards_text(cards: Iterable[Card], four_colour: bool = False, sep: str = " ", style: str = "") -> Text:
+    """Cards in their colours separated by ``sep``; a dash when there are none."""
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(sep)
+        out.append_text(card_text(c, four_colour, style))
+    return out if out.plain else Text("—", style="dim")
+
+
+def cards_plain(cards: Iterable[Card]) -> str:
+    """Cards with suit symbols as plain text: ``2♣ 10♣ Q♠``; a dash when there are none."""
+    return " ".join(c.symbol() for c in cards) or "—"
+
+
+RANK_START = set("23456789tjqka1")
+SUIT_KEYS = set("cdsh♣♦♠♥")
+
+
+@dataclass(frozen=True)
+class TypedCard:
+    """What has been typed of a card so far (``q``, then ``qs``): immutable, one key at a time.
+
+    ``card`` is set once a whole card is typed; ``error`` once the keys cannot make one.
+    """
+
+    text: str = ""
+    card: Card | None = None
+    error: str | None = None
+
+    def feed(self, key: str) -> TypedCard:
+        """The state after one more key (a single character)."""
+        key = key.lower()
+        text = self.text + key
+        if not self.text:
+            if key not in RANK_START:
+                return TypedCard(text, error=f"{key!r} does not start a card: type a rank 2-10, T, J, Q, K or A, then a suit c, d, s or h")
+            return TypedCard(text)
+        if self.text == "1" and key == "0":
+            return TypedCard(text)
+        if key in SUIT_KEYS:
+            try:
+                return TypedCard(text, card=Card.parse(text))
+            except CardParseError as exc:
+                return TypedCard(text, error=str(exc))
+        return TypedCard(text, error=f"{text!r} is not a card: after the rank type a suit c, d, s or h")

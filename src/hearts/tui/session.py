@@ -1,0 +1,290 @@
+"""A game at the terminal, without the screen: the engine's game, who sits where, and the save file.
+
+The human always holds seat 0 (South at a table of four); the other seats are
+computer players made by :func:`hearts.players.make_player`. The game in
+progress is written after every move, atomically, as the engine's own record
+(``GameRecord.of(game)`` + ``dumps``), with the table's settings beside it, so
+that ``hearts play --resume`` picks it up after a quit or a crash, and
+``hearts replay`` can read the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hearts.core import (
+    Game,
+    GameRecord,
+    HeartsError,
+    Move,
+    Rules,
+    SeatView,
+    dumps,
+    loads,
+    seat_name,
+)
+from hearts.core.events import Event
+from hearts.players import LEVELS, Decision, Player, make_player
+
+#: The seat the person at the keyboard holds.
+HUMAN = 0
+
+#: Speed name -> (seconds before each computer card, seconds a finished trick stays on the table).
+SPEEDS: dict[str, tuple[float, float]] = {
+    "instant": (0.0, 0.0),
+    "fast": (0.15, 0.7),
+    "normal": (0.45, 1.3),
+    "slow": (0.9, 2.2),
+}
+
+#: Levels from strongest to weakest: the fallback order when a requested level is not installed.
+LEVEL_ORDER = ("expert", "hard", "medium", "easy", "random")
+#: Levels the project defines; asking for one that is not (yet) in LEVELS falls back instead of failing.
+KNOWN_LEVELS = ("random", "easy", "medium", "hard", "expert")
+
+SAVE_NAME = "tui-game.json"
+LAST_GAME_NAME = "last-game.json"
+
+
+class SaveError(Exception):
+    """No saved game, or one that cannot be read back: the message says which and where."""
+
+
+def data_dir() -> Path:
+    """Where the terminal game keeps its save (the user data dir, via platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("hearts", appauthor=False))
+
+
+def default_save_path() -> Path:
+    return data_dir() / SAVE_NAME
+
+
+def best_available(preferred: str) -> str:
+    """``preferred`` if it is a level that exists now, else the strongest level that does."""
+    if preferred in LEVELS:
+        return preferred
+    for level in LEVEL_ORDER:
+        if level in LEVELS:
+            return level
+    return next(iter(LEVELS))
+
+
+def resolve_level(requested: str) -> tuple[str, str | None]:
+    """The level to use for ``requested``, and a note when it had to fall back.
+
+    An unknown name (neither installed nor one of the project's levels) raises ``ValueError``.
+    """
+    key = requested.strip().lower()
+    if key in LEVELS:
+        return key, None
+    if key not in KNOWN_LEVELS:
+        choices = ", ".join(dict.fromkeys([*LEVELS, *KNOWN_LEVELS]))
+        raise ValueError(f"unknown player level {requested!r}: choose one of {choices}")
+    level = best_available(key)
+    return level, f"the {key} level is not available here; {level} plays instead"
+
+
+@dataclass
+class Settings:
+    """How the table is set up, beside the rules: saved with the game so that resume restores it."""
+
+    name: str = "You"
+    opponents: tuple[str, ...] = ("medium",)  #: one level per computer seat (the last repeats)
+    speed: str = "normal"
+    four_colour: bool = False
+    hint_level: str = "expert"
+    think: float | None = None  #: the computer players' time budget in seconds (None: their own default)
+
+    def level_of(self, seat: int) -> str:
+        """The requested level of computer ``seat`` (1-based among the computer seats)."""
+        return self.opponents[min(seat - 1, len(self.opponents) - 1)]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["opponents"] = list(self.opponents)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Settings:
+        if not isinstance(data, dict):
+            raise SaveError("the saved table settings are not a JSON object")
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        settings = cls(**known)
+        settings.opponents = tuple(settings.opponents) or ("medium",)
+        if settings.speed not in SPEEDS:
+            settings.speed = "normal"
+        return settings
+
+
+@dataclass
+class Session:
+    """The game, the computer players around the human, and where it is saved."""
+
+    game: Game
+    settings: Settings
+    save_path: Path | None
+    levels: dict[int, str] = field(default_factory=dict)  #: computer seat -> level actually playing
+    notes: list[str] = field(default_factory=list)  #: level fallbacks etc., for the table's log
+    players: dict[int, Player] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._make_players()
+
+    # -- set-up ---------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules, settings: Settings, seed: int | None = None, save_path: Path | None = None) -> Session:
+        """A new game: the human at seat 0 under ``settings.name``, computer seats by their compass names."""
+        names = [settings.name] + [seat_name(s, rules.players) for s in range(1, rules.players)]
+        session = cls(Game(rules, seed=seed, names=names), settings, save_path)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, save_path: Path, settings_override: dict[str, Any] | None = None) -> Session:
+        """The game saved at ``save_path`` (replayed through the engine), with its table settings."""
+        try:
+            text = save_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SaveError(f"no saved game at {save_path}: start one with 'hearts play'") from None
+        except OSError as exc:
+            raise SaveError(f"cannot read the saved game at {save_path}: {exc}") from None
+        try:
+            game = loads(text).replay()
+        except HeartsError as exc:
+            raise SaveError(f"the saved game at {save_path} cannot be replayed: {exc}") from None
+        settings = Settings(name=game.names[HUMAN])
+        side = settings_path(save_path)
+        if side.exists():
+            try:
+                settings = Settings.from_dict(json.loads(side.read_text(encoding="utf-8")))
+            except (OSError, ValueError, TypeError) as exc:
+                raise SaveError(f"the table settings at {side} cannot be read: {exc}") from None
+        for key, value in (settings_override or {}).items():
+            setattr(settings, key, value)
+        return cls(game, settings, save_path)
+
+    def _make_players(self) -> None:
+        n = self.game.rules.players
+        self.levels.clear()
+        self.players.clear()
+        self.notes.clear()
+        for seat in range(1, n):
+            level, note = resolve_level(self.settings.level_of(seat))
+            if note and note not in self.notes:
+                self.notes.append(note)
+            self.levels[seat] = level
+            self.players[seat] = make_player(level, seed=self.game.seed * 8 + seat, time_budget=self.settings.think)
+        hint_level, note = resolve_level(self.settings.hint_level)
+        self.hint_level = hint_level
+        if note:
+            self.notes.append(f"hints: {note}")
+        self.hint_player = make_player(hint_level, seed=self.game.seed * 8 + 7, time_budget=self.settings.think)
+
+    def play_again(self) -> None:
+        """A new game at the same table (same rules, players and settings), on a new seed."""
+        game = self.game
+        self.game = Game(game.rules, seed=random.randrange(2**32), names=game.names)
+        self._make_players()
+        self.save()
+
+    # -- what the table shows ---------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.game.names
+
+    @property
+    def timing(self) -> tuple[float, float]:
+        return SPEEDS.get(self.settings.speed, SPEEDS["normal"])
+
+    def view(self) -> SeatView:
+        """The human seat's view: the only thing the table draws during play."""
+        return self.game.view(HUMAN)
+
+    def label(self, seat: int) -> str:
+        """A seat's name with its level, or its compass name for the human."""
+        n = self.game.rules.players
+        if seat == HUMAN:
+            compass = seat_name(HUMAN, n)
+            return self.names[HUMAN] if self.names[HUMAN] == compass else f"{self.names[HUMAN]} ({compass})"
+        return f"{self.names[seat]} · {self.levels.get(seat, '?')}"
+
+    # -- moves ------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> list[Event]:
+        """Apply a move through the engine (an illegal one raises and changes nothing), then save."""
+        events = self.game.apply(move)
+        self.save()
+        return events
+
+    @staticmethod
+    def decide(player: Player, view: SeatView) -> Decision:
+        """A computer player's decision on ``view``. Runs in a worker thread: touches only the view."""
+        return player.decide(view)
+
+    def checked(self, seat: int, decision: Decision | BaseException) -> tuple[Move, str | None]:
+        """The move to apply for computer ``seat``: its decision if legal, else a random legal move and why."""
+        if isinstance(decision, Decision):
+            try:
+                self.game.check(decision.move)
+                if getattr(decision.move, "seat", None) == seat:
+                    return decision.move, None
+                problem = f"it answered for seat {getattr(decision.move, 'seat', '?')}"
+            except HeartsError as exc:
+                problem = str(exc)
+        else:
+            problem = f"{type(decision).__name__}: {decision}"
+        moves = self.game.legal_moves(seat)
+        rng = random.Random(self.game.seed ^ len(self.game.finished) ^ seat)
+        return rng.choice(moves), f"{self.names[seat]}'s {self.levels.get(seat)} player failed ({problem}); a random legal move was made"
+
+    # -- saving -----------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the record (and the table settings) atomically; a finished game moves to last-game.json."""
+        path = self.save_path
+        if path is None:
+            return
+        text = dumps(GameRecord.of(self.game))
+        if self.game.is_over:
+            _write_atomic(path.with_name(LAST_GAME_NAME), text)
+            for stale in (path, settings_path(path)):
+                stale.unlink(missing_ok=True)
+            return
+        _write_atomic(settings_path(path), json.dumps(self.settings.to_dict(), indent=1))
+        _write_atomic(path, text)
+
+
+def settings_path(save_path: Path) -> Path:
+    """The table settings saved beside a game record: ``tui-game.json`` -> ``tui-game.settings.json``."""
+    return save_path.with_name(save_path.stem + ".settings.json")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename it over the target: never half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+__all__ = [
+    "HUMAN", "SPEEDS", "LEVEL_ORDER", "KNOWN_LEVELS", "SaveError", "Settings", "Session", "best_available",
+    "resolve_level", "default_save_path", "data_dir", "settings_path",
+]  # fmt: skip

@@ -1,0 +1,196 @@
+"""The story of a hand: every pass, trick, winner and score, told again through the engine.
+
+A finished :class:`~hearts.core.hand.HandState` holds its deal, passes and tricks;
+:func:`hand_story` plays them again on a fresh hand so that the points of each
+trick, the moment hearts broke and the moon come from the engine's own events
+rather than from a second copy of the rules. Both the end-of-hand screen, the
+record viewer and the plain account of ``hearts replay`` are built on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hearts.core import (
+    Card,
+    CardSet,
+    Game,
+    GameRecord,
+    HandState,
+    HeartsBroken,
+    MoonOption,
+    MoonScoring,
+    PassDirection,
+    Phase,
+    Rules,
+    TrickWon,
+)
+from hearts.tui.cardtext import cards_plain
+
+
+@dataclass(frozen=True)
+class TrickStory:
+    """One trick: who led, each seat's card in playing order, who won it and its points."""
+
+    number: int  #: 0-based
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int | None  #: None while the trick is still being played
+    points: int
+    hearts_broken_by: tuple[int, Card] | None  #: the seat and card that broke hearts in this trick
+    before: tuple[CardSet, ...]  #: each seat's cards just before the trick was led
+
+
+@dataclass(frozen=True)
+class HandStory:
+    """A whole hand (or the part of it played so far)."""
+
+    rules: Rules
+    number: int  #: 0-based
+    direction: PassDirection
+    dealt: tuple[CardSet, ...]
+    passes: tuple[CardSet | None, ...]
+    pass_to: tuple[int, ...]
+    tricks: tuple[TrickStory, ...]
+    shooter: int | None
+    moon_option: MoonOption | None
+    scores: tuple[int, ...] | None  #: None until the hand is over
+    totals: tuple[int, ...] | None  #: running totals after the hand, once it is over
+
+    @property
+    def finished(self) -> bool:
+        return self.scores is not None
+
+    def moon_words(self, names: tuple[str, ...]) -> str | None:
+        """How the moon went, in words, or None if nobody shot it."""
+        if self.shooter is None:
+            return None
+        who = names[self.shooter]
+        value = self.rules.moon_points
+        option = self.moon_option
+        if option is None:
+            option = {
+                MoonScoring.ADD_TO_OTHERS: MoonOption.ADD_TO_OTHERS,
+                MoonScoring.SUBTRACT_FROM_SHOOTER: MoonOption.SUBTRACT_FROM_SELF,
+            }.get(self.rules.moon)
+        if option is MoonOption.ADD_TO_OTHERS:
+            return f"{who} shot the moon: +{value} to every other seat"
+        if option is MoonOption.SUBTRACT_FROM_SELF:
+            return f"{who} shot the moon: -{value} to {who}"
+        return f"{who} shot the moon, and has yet to choose how it scores"
+
+
+def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandStory:
+    """Tell ``hand`` again, step by step, on a fresh hand dealt the same cards."""
+    rules = hand.rules
+    n = hand.players
+    fresh = HandState(rules, hand.dealt, hand.number)
+    if fresh.phase is Phase.PASS:
+        for seat, mask in enumerate(hand.passed):
+            if mask is not None:
+                fresh.pass_cards(seat, CardSet(mask))
+    tricks: list[TrickStory] = []
+    played = list(hand.tricks) + ([] if not hand.trick else [None])
+    for index, done in enumerate(played):
+        before = tuple(CardSet(m) for m in fresh.hands)
+        leader = fresh.leader
+        cards = hand.trick if done is None else done.cards
+        winner: int | None = None
+        points = 0
+        broke: tuple[int, Card] | None = None
+        plays: list[tuple[int, Card]] = []
+        for card in cards:
+            seat = fresh.turn
+            plays.append((seat, Card(card) if not isinstance(card, Card) else card))
+            for event in fresh.play(card):
+                if isinstance(event, TrickWon):
+                    winner, points = event.seat, event.points
+                elif isinstance(event, HeartsBroken):
+                    broke = (event.seat, event.card)
+        tricks.append(TrickStory(index, leader, tuple(plays), winner, points, broke, before))
+    if hand.moon_option is not None and fresh.phase is Phase.MOON_CHOICE and fresh.shooter is not None:
+        fresh.choose_moon(fresh.shooter, hand.moon_option)
+    return HandStory(
+        rules=rules,
+        number=hand.number,
+        direction=hand.direction,
+        dealt=tuple(CardSet(m) for m in hand.dealt),
+        passes=tuple(None if p is None else CardSet(p) for p in hand.passed),
+        pass_to=tuple(hand.pass_target(s) for s in range(n)),
+        tricks=tuple(tricks),
+        shooter=hand.shooter,
+        moon_option=hand.moon_option,
+        scores=hand.scores,
+        totals=totals if hand.scores is not None else None,
+    )
+
+
+def game_stories(game: Game) -> list[HandStory]:
+    """Every hand of ``game``: the finished ones, then the one in progress (if the game is not over)."""
+    stories = []
+    running = [0] * game.rules.players
+    for hand in game.finished:
+        assert hand.scores is not None
+        running = [a + b for a, b in zip(running, hand.scores)]
+        stories.append(hand_story(hand, tuple(running)))
+    if not game.is_over:
+        stories.append(hand_story(game.hand))
+    return stories
+
+
+def _scores_line(names: tuple[str, ...], values: tuple[int, ...]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in zip(names, values))
+
+
+def game_account(record: GameRecord) -> str:
+    """A readable account of every hand and trick of ``record`` (replayed through the engine).
+
+    Raises :class:`~hearts.core.errors.RecordError` if the record breaks a rule.
+    """
+    game = record.replay()
+    names = game.names
+    rules = game.rules
+    preset = rules.name
+    lines = [
+        f"Hearts: {rules.players} players, {'the ' + preset + ' rules' if preset else 'custom rules'}, "
+        f"to {rules.target} points (seed {record.seed})",
+        "Players: " + ", ".join(f"{name} (seat {seat})" for seat, name in enumerate(names)),
+    ]
+    for story in game_stories(game):
+        lines.append("")
+        state = "" if story.finished else " (in progress)"
+        lines.append(f"Hand {story.number + 1}: {'no passing' if story.direction is PassDirection.HOLD else 'pass ' + story.direction.value}{state}")
+        lines.append("  Dealt:")
+        width = max(len(x) for x in names)
+        for seat, cards in enumerate(story.dealt):
+            lines.append(f"    {names[seat]:<{width}}  {cards_plain(cards)}")
+        if story.direction is not PassDirection.HOLD:
+            lines.append("  Passes:")
+            for seat, cards in enumerate(story.passes):
+                to = names[story.pass_to[seat]]
+                what = "has not passed yet" if cards is None else cards_plain(cards)
+                lines.append(f"    {names[seat]:<{width}} → {to:<{width}}  {what}")
+        for trick in story.tricks:
+            plays = ", ".join(f"{names[s]} {c.symbol()}" for s, c in trick.plays)
+            head = f"  Trick {trick.number + 1:>2}: {names[trick.leader]} leads. {plays}"
+            if trick.winner is None:
+                lines.append(head + " (in progress)")
+            else:
+                pts = f"{trick.points} point{'s' if trick.points != 1 else ''}"
+                lines.append(f"{head}. {names[trick.winner]} wins ({pts}).")
+            if trick.hearts_broken_by is not None:
+                seat, card = trick.hearts_broken_by
+                lines.append(f"             Hearts broken by {names[seat]} ({card.symbol()}).")
+        moon = story.moon_words(names)
+        if moon:
+            lines.append(f"  Moon! {moon}.")
+        if story.scores is not None and story.totals is not None:
+            lines.append(f"  Points: {_scores_line(names, story.scores)}")
+            lines.append(f"  Totals: {_scores_line(names, story.totals)}")
+    lines.append("")
+    if game.winners:
+        who = " and ".join(names[s] for s in game.winners)
+        lines.append(f"Game over. {'Winners' if len(game.winners) > 1 else 'Winner'}: {who}. Final totals: {_scores_line(names, tuple(game.totals))}")
+    else:
+        lines.append(f"Game in progress. Totals so far: {_scores_line(names, tuple(game.totals))}")
+    return "\n".join(lines)
