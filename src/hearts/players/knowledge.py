@@ -1,0 +1,353 @@
+"""What a seat knows, worked out from its view: card counting and inference.
+
+Everything here is derived from a :class:`~hearts.core.view.SeatView` alone (the
+hidden-information line): which cards are still out, which seat has shown a void,
+which seats must still hold the cards this seat passed them, who has taken points,
+and the few stronger inferences the rules allow (a heart led before hearts were
+broken means the leader held nothing else; a penalty card thrown on the first
+trick means the thrower held nothing but penalty cards).
+
+The medium player reads it to count cards; the sampler (:mod:`hearts.players.sampling`)
+reads it to deal hidden cards consistently; the search players read both.
+
+Cards and sets are raw ints here (``suit * 13 + rank - 2`` and 52-bit masks), as in
+the engine's hot path.
+
+>>> from hearts.core import Game, Rules
+>>> game = Game(Rules(), seed=1)
+>>> k = Knowledge.of(game.view(0))
+>>> k.unseen.bit_count(), k.need
+(39, (0, 13, 13, 13))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hearts.core import CARDS, MoonOption, MoonScoring, Rules, SeatView
+from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
+
+QS = 36  #: Q♠
+AS = 38  #: A♠
+KS = 37  #: K♠
+SPADES = SUIT_MASKS[2]
+DIAMONDS = SUIT_MASKS[1]
+#: Spades above the queen: the cards that catch Q♠ when spades are led.
+HIGH_SPADES = (1 << AS) | (1 << KS)
+
+
+def rank_of(card: int) -> int:
+    """2..14 (ace high)."""
+    return card % 13 + 2
+
+
+def top(mask: int) -> int:
+    """The highest card of a one-suit mask (the highest index of any mask); -1 if empty."""
+    return mask.bit_length() - 1
+
+
+def bottom(mask: int) -> int:
+    """The lowest card of a one-suit mask (the lowest index of any mask); -1 if empty."""
+    return (mask & -mask).bit_length() - 1
+
+
+def highest_rank(mask: int) -> int:
+    """The card of the highest rank in ``mask`` across suits (ties go to the later suit); -1 if empty."""
+    best, best_rank = -1, -1
+    for s in range(4):
+        chunk = mask & SUIT_MASKS[s]
+        if chunk:
+            c = chunk.bit_length() - 1
+            if c % 13 >= best_rank:
+                best, best_rank = c, c % 13
+    return best
+
+
+def lowest_rank(mask: int) -> int:
+    """The card of the lowest rank in ``mask`` across suits (ties go to the earlier suit); -1 if empty."""
+    best, best_rank = -1, 99
+    for s in range(4):
+        chunk = mask & SUIT_MASKS[s]
+        if chunk:
+            c = (chunk & -chunk).bit_length() - 1
+            if c % 13 < best_rank:
+                best, best_rank = c, c % 13
+    return best
+
+
+def suit_count(mask: int, suit: int) -> int:
+    return (mask & SUIT_MASKS[suit]).bit_count()
+
+
+def sym(card: int) -> str:
+    """A card as ``Q♠`` for reasons."""
+    return CARDS[card].symbol()
+
+
+def trick_points(rules: Rules, mask: int) -> int:
+    """Penalty points in a set of cards, the bonus card counted (negative is good for the taker)."""
+    pts = (mask & HEARTS).bit_count() * rules.heart_points + (rules.queen_points if mask & QS_BIT else 0)
+    if rules.bonus_card is not None and mask >> rules.bonus_card & 1:
+        pts += rules.bonus_points
+    return pts
+
+
+def best_moon_option(rules: Rules, totals: Sequence[int], shooter: int) -> MoonOption:
+    """The shooter's choice when it may choose: subtract from itself only when that wins the
+    game outright or keeps a better lead than adding to the others (the same rule as
+    :meth:`hearts.players.base.Player.choose_moon`, on plain numbers for rollouts)."""
+    value = rules.moon_points
+    add = [t + (0 if s == shooter else value) for s, t in enumerate(totals)]
+    sub = [t - (value if s == shooter else 0) for s, t in enumerate(totals)]
+
+    def rank(scores: list[int]) -> tuple[bool, int]:
+        mine = scores[shooter]
+        best_other = min(x for s, x in enumerate(scores) if s != shooter)
+        return (max(scores) >= rules.target and mine < best_other, best_other - mine)
+
+    return MoonOption.SUBTRACT_FROM_SELF if rank(sub) > rank(add) else MoonOption.ADD_TO_OTHERS
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The facts a seat can deduce from its view. Masks are 52-bit ints; tuples are per seat."""
+
+    rules: Rules
+    seat: int
+    players: int
+    hand: int  #: this seat's cards
+    played: int  #: every card played this hand, the trick in progress included
+    unseen: int  #: cards in other hands whose holder is unknown
+    known: tuple[int, ...]  #: per seat, cards it is known to hold (this seat's pass, still unplayed, at the receiver)
+    excluded: tuple[int, ...]  #: per seat, cards it cannot hold (shown voids and the stronger inferences)
+    void_suits: tuple[int, ...]  #: per seat, a 4-bit set of suits it has shown it lacks
+    need: tuple[int, ...]  #: per seat, how many unseen cards it holds (0 for this seat)
+    taken: tuple[int, ...]  #: per seat, the cards it has taken in tricks
+    points: tuple[int, ...]  #: per seat, penalty points taken this hand
+    hearts_broken: bool
+    trick: tuple[int, ...]  #: cards of the trick in progress
+    leader: int
+    trick_number: int  #: 0-based number of the trick in progress
+    totals: tuple[int, ...]  #: running totals before this hand
+
+    @classmethod
+    def of(cls, view: SeatView) -> Knowledge:
+        """Everything the view implies."""
+        rules = view.rules
+        n = rules.players
+        me = view.seat
+        hand = view.hand.mask
+        played = view.played.mask
+        known = [0] * n
+        if view.passed is not None and view.pass_to is not None and view.pass_to != me:
+            known[view.pass_to] = view.passed.mask & ~played
+        excluded = [0] * n
+        void_suits = [0] * n
+        broken = not rules.hearts_must_be_broken
+        breakers = HEARTS | (QS_BIT if rules.queen_breaks_hearts else 0)
+        tricks = list(view.tricks)
+        if view.trick.cards:
+            tricks.append(view.trick)
+        for number, t in enumerate(tricks):
+            cards = t.cards
+            led = cards[0] // 13
+            if led == 3 and not broken and number > 0:
+                # A heart led before hearts broke: the leader held nothing but hearts
+                # (and perhaps Q♠, where the rules let a seat with only Q♠ besides lead a heart).
+                keep = HEARTS | (QS_BIT if rules.heart_lead_with_only_queen else 0)
+                excluded[t.leader] |= rules.in_play & ~keep
+            for i, c in enumerate(cards):
+                seat = (t.leader + i) % n
+                if i and c // 13 != led:
+                    void_suits[seat] |= 1 << led
+                    excluded[seat] |= SUIT_MASKS[led]
+                    if number == 0 and not rules.points_on_first_trick and (1 << c) & rules.penalty_mask:
+                        # A penalty card on the first trick is only legal from a hand of penalty cards.
+                        excluded[seat] |= rules.in_play & ~rules.penalty_mask
+                if (1 << c) & breakers:
+                    broken = True
+        unseen = view.unseen.mask
+        need = [0] * n
+        for s in range(n):
+            if s != me:
+                need[s] = view.hand_sizes[s] - known[s].bit_count()
+        excluded[me] = rules.in_play
+        taken = tuple(t.mask for t in view.taken())
+        return cls(
+            rules=rules,
+            seat=me,
+            players=n,
+            hand=hand,
+            played=played,
+            unseen=unseen,
+            known=tuple(known),
+            excluded=tuple(excluded),
+            void_suits=tuple(void_suits),
+            need=tuple(need),
+            taken=taken,
+            points=tuple(view.points),
+            hearts_broken=view.hearts_broken,
+            trick=tuple(int(c) for c in view.trick.cards),
+            leader=view.trick.leader,
+            trick_number=len(view.tricks),
+            totals=tuple(view.totals),
+        )
+
+    # -- counting ---------------------------------------------------------------
+
+    @property
+    def out(self) -> int:
+        """Cards still in other hands (unseen, plus this seat's passed cards the receiver still holds)."""
+        known = 0
+        for m in self.known:
+            known |= m
+        return self.unseen | known
+
+    def out_in_suit(self, suit: int) -> int:
+        return self.out & SUIT_MASKS[suit]
+
+    def is_out(self, card: int) -> bool:
+        return bool(self.out >> card & 1)
+
+    def higher_out(self, card: int) -> int:
+        """Cards of ``card``'s suit above it still in other hands."""
+        suit = SUIT_MASKS[card // 13]
+        return self.out & suit & ~((2 << card) - 1)
+
+    def lower_out(self, card: int) -> int:
+        """Cards of ``card``'s suit below it still in other hands."""
+        return self.out & SUIT_MASKS[card // 13] & ((1 << card) - 1)
+
+    def may_hold(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` can hold ``card`` as far as this seat knows."""
+        if self.known[seat] >> card & 1:
+            return True
+        return bool(self.unseen >> card & 1) and not self.excluded[seat] >> card & 1
+
+    def can_have_suit(self, seat: int, suit: int) -> bool:
+        """Whether ``seat`` may still hold a card of ``suit``."""
+        mask = SUIT_MASKS[suit]
+        return bool((self.known[seat] & mask) or (self.unseen & mask & ~self.excluded[seat]))
+
+    # -- the trick in progress ----------------------------------------------------
+
+    @property
+    def led_suit(self) -> int:
+        """The suit led to the trick in progress; -1 when this seat leads."""
+        return self.trick[0] // 13 if self.trick else -1
+
+    @property
+    def winning_card(self) -> int:
+        """The card winning the trick in progress; -1 if empty."""
+        if not self.trick:
+            return -1
+        led = self.trick[0] // 13
+        return max(c for c in self.trick if c // 13 == led)
+
+    @property
+    def winning_seat(self) -> int:
+        if not self.trick:
+            return -1
+        return (self.leader + self.trick.index(self.winning_card)) % self.players
+
+    @property
+    def trick_mask(self) -> int:
+        m = 0
+        for c in self.trick:
+            m |= 1 << c
+        return m
+
+    @property
+    def still_to_play(self) -> tuple[int, ...]:
+        """The seats that play to this trick after this seat."""
+        n = self.players
+        return tuple((self.seat + i) % n for i in range(1, n - len(self.trick)))
+
+    def trick_points(self) -> int:
+        return trick_points(self.rules, self.trick_mask)
+
+    def first_trick(self) -> bool:
+        return self.trick_number == 0
+
+    # -- the moon -------------------------------------------------------------------
+
+    @property
+    def moon_possible(self) -> bool:
+        return self.rules.moon is not MoonScoring.DISABLED
+
+    def point_holders(self) -> tuple[int, ...]:
+        """The seats that have taken a penalty card this hand."""
+        pen = self.rules.penalty_mask
+        return tuple(s for s in range(self.players) if self.taken[s] & pen)
+
+    def moon_threat(self, min_points: int = 6) -> int:
+        """The opponent who has taken every penalty card so far (at least ``min_points`` of them, or Q♠)
+        and so may be running for the moon; -1 when there is none."""
+        if not self.moon_possible:
+            return -1
+        holders = self.point_holders()
+        if len(holders) != 1 or holders[0] == self.seat:
+            return -1
+        s = holders[0]
+        pen = self.rules.penalty_mask
+        taken_pen = self.taken[s] & pen
+        if taken_pen.bit_count() >= min_points or taken_pen & QS_BIT and taken_pen.bit_count() >= 3:
+            return s
+        return -1
+
+    def moon_still_open_for_me(self) -> bool:
+        """No other seat has taken a penalty card: this seat could still take them all."""
+        return self.moon_possible and all(s == self.seat for s in self.point_holders())
+
+    def bonus_card(self) -> int:
+        """The Omnibus bonus card, or -1."""
+        b = self.rules.bonus_card
+        return -1 if b is None else int(b)
+
+
+def moon_hand_strength(rules: Rules, hand: int) -> float:
+    """A rough 0..1 measure of how well ``hand`` could take every penalty card.
+
+    Counts what a moon needs: long, high hearts; control of Q♠; and few low cards
+    that must lose a trick (a low card in a side suit lets an opponent win one and
+    throw a heart). Used by the medium player's moon plan and by the search players
+    to decide when to evaluate a moon line.
+    """
+    hearts = hand & HEARTS
+    n_hearts = hearts.bit_count()
+    top_hearts = sum(1 for r in range(12, 8, -1) if hearts >> (39 + r) & 1)  # A K Q J of hearts
+    spades = hand & SPADES
+    queen_safe = bool(hand & QS_BIT) or (spades & HIGH_SPADES == HIGH_SPADES)
+    losers = 0
+    for s in range(3):
+        chunk = hand & SUIT_MASKS[s]
+        # A side card below the jack with two or more unheld cards above it will likely lose a
+        # trick, and whoever wins that trick can throw a heart.
+        for c in range(s * 13, s * 13 + 9):
+            if chunk >> c & 1:
+                above_unheld = (12 - c % 13) - (chunk >> (c + 1)).bit_count()
+                if above_unheld >= 2:
+                    losers += 1
+    size = max(1, rules.hand_size)
+    score = 0.0
+    score += min(n_hearts, 8) / 8 * 0.35
+    score += top_hearts / 4 * 0.25
+    score += 0.15 if queen_safe else 0.0
+    score += max(0.0, 1 - losers / (size / 3)) * 0.25
+    return score
+
+
+__all__ = [
+    "Knowledge",
+    "best_moon_option",
+    "bottom",
+    "highest_rank",
+    "lowest_rank",
+    "moon_hand_strength",
+    "rank_of",
+    "suit_count",
+    "sym",
+    "top",
+    "trick_points",
+]

@@ -1,0 +1,145 @@
+"""Deals of the unseen cards consistent with everything a seat knows.
+
+A search player cannot see the other hands, so it samples them: each sample ("world")
+gives every other seat exactly as many cards as it holds, keeps the cards this seat
+passed with their receiver until they are played, never gives a seat a card of a
+suit it has shown void in (nor breaks the stronger inferences in
+:class:`~hearts.players.knowledge.Knowledge`), and never deals a card already seen.
+
+The sampler deals the most constrained cards first, each to a seat that may hold it
+chosen in proportion to the room left in that seat's hand (close to uniform over
+consistent deals); on the rare dead end it retries, and after a few retries it falls
+back to an exhaustive search that always finds a consistent deal if one exists.
+
+>>> import random
+>>> from hearts.core import Game, Rules
+>>> view = Game(Rules.preset("no-passing"), seed=2).view(1)
+>>> hands = sample_hands(Knowledge.of(view), random.Random(0))
+>>> [h.bit_count() for h in hands], hands[1] == view.hand.mask
+([13, 13, 13, 13], True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from hearts.core import HandState, SeatView
+from hearts.core.cards import cards_of
+from hearts.players.knowledge import Knowledge
+
+#: Greedy attempts before the exhaustive fallback.
+GREEDY_TRIES = 12
+
+
+class InconsistentViewError(ValueError):
+    """No deal of the unseen cards fits what the seat knows (the view contradicts itself)."""
+
+
+def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
+    """One consistent deal: a mask per seat, this seat's own hand included, known cards placed."""
+    k = knowledge
+    n = k.players
+    others = [s for s in range(n) if s != k.seat and k.need[s] > 0]
+    cards = cards_of(k.unseen)
+    # Which seats may take each unseen card, as a list of seats.
+    eligible: list[list[int]] = []
+    for c in cards:
+        eligible.append([s for s in others if not k.excluded[s] >> c & 1])
+    order = list(range(len(cards)))
+    rng.shuffle(order)
+    order.sort(key=lambda i: len(eligible[i]))  # stable: random among equally constrained cards
+    for _ in range(GREEDY_TRIES):
+        hands = _greedy(k, cards, eligible, order, rng)
+        if hands is not None:
+            return hands
+    hands = _exhaustive(k, cards, eligible, order, rng)
+    if hands is None:
+        raise InconsistentViewError(
+            f"no deal of the {len(cards)} unseen cards fits seat {k.seat}'s view "
+            f"(hand sizes {k.need}, voids {k.void_suits})"
+        )
+    return hands
+
+
+def _greedy(
+    k: Knowledge, cards: list, eligible: list[list[int]], order: list[int], rng: random.Random
+) -> list[int] | None:
+    room = list(k.need)
+    hands = list(k.known)
+    hands[k.seat] = k.hand
+    rand = rng.random
+    for i in order:
+        seats = eligible[i]
+        total = 0
+        for s in seats:
+            total += room[s]
+        if total == 0:
+            return None
+        pick = rand() * total
+        chosen = seats[-1]
+        for s in seats:
+            pick -= room[s]
+            if pick < 0 and room[s]:
+                chosen = s
+                break
+        if not room[chosen]:
+            return None
+        room[chosen] -= 1
+        hands[chosen] |= 1 << cards[i]
+    return hands
+
+
+def _exhaustive(
+    k: Knowledge, cards: list, eligible: list[list[int]], order: list[int], rng: random.Random
+) -> list[int] | None:
+    """Depth-first search over card placements with capacity checks (always succeeds when possible)."""
+    room = list(k.need)
+    hands = list(k.known)
+    hands[k.seat] = k.hand
+    seat_orders = [rng.sample(e, len(e)) for e in eligible]
+
+    def place(j: int) -> bool:
+        if j == len(order):
+            return True
+        i = order[j]
+        for s in seat_orders[i]:
+            if room[s]:
+                room[s] -= 1
+                hands[s] |= 1 << cards[i]
+                if place(j + 1):
+                    return True
+                room[s] += 1
+                hands[s] &= ~(1 << cards[i])
+        return False
+
+    return hands if place(0) else None
+
+
+def sample_world(view: SeatView, knowledge: Knowledge, rng: random.Random) -> HandState:
+    """A full hand state for search: the view's public state with one consistent deal of the hidden cards."""
+    return view.world(sample_hands(knowledge, rng))
+
+
+def is_consistent(knowledge: Knowledge, hands: list[int]) -> str | None:
+    """Why ``hands`` breaks what the seat knows, or None when it is a consistent deal (for tests and checks)."""
+    k = knowledge
+    if hands[k.seat] != k.hand:
+        return "the seat's own hand is changed"
+    union = 0
+    for s, h in enumerate(hands):
+        if union & h:
+            return "a card is dealt twice"
+        union |= h
+        if s == k.seat:
+            continue
+        if h & ~(k.unseen | k.known[s]):
+            return f"seat {s} is given a card that is seen or known elsewhere"
+        if k.known[s] & ~h:
+            return f"seat {s} lacks a card it is known to hold"
+        if h & ~k.known[s] & k.excluded[s]:
+            return f"seat {s} is given a card it cannot hold (a shown void)"
+        if h.bit_count() != k.need[s] + k.known[s].bit_count():
+            return f"seat {s} holds {h.bit_count()} cards, not {k.need[s] + k.known[s].bit_count()}"
+    if union != k.unseen | k.hand | k.out:
+        return "the deal does not hold every unplayed card"
+    return None
