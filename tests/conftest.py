@@ -35,3 +35,54 @@ def hand_from(rules: Rules, hands: list[str], number: int = 0) -> HandState:
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(1234)
+
+
+# -- helpers for the rules tests --------------------------------------------------------
+
+
+def _frozen(value: object) -> object:
+    """A comparable deep copy: lists become tuples, so a later mutation cannot alias the snapshot."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
+
+
+def hand_snapshot(hand: HandState) -> dict[str, object]:
+    """Every slot of a hand state (whatever slots the engine has), deep-copied for comparison."""
+    slots: list[str] = []
+    for klass in type(hand).__mro__:
+        slots.extend(getattr(klass, "__slots__", ()))
+    return {name: _frozen(getattr(hand, name)) for name in slots if hasattr(hand, name)}
+
+
+def snapshot(game: Game | HandState) -> dict[str, object]:
+    """The complete state of a game (or a bare hand): two equal snapshots mean nothing changed."""
+    if isinstance(game, HandState):
+        return hand_snapshot(game)
+    return {
+        "rules": game.rules,
+        "seed": game.seed,
+        "names": game.names,
+        "totals": tuple(game.totals),
+        "winners": game.winners,
+        "finished": tuple(tuple(sorted(hand_snapshot(h).items())) for h in game.finished),
+        "hand": hand_snapshot(game.hand),
+        "phase": game.phase,
+        "to_move": game.to_move,
+    }
+
+
+def play_cards(state: Game | HandState, cards: str) -> list[object]:
+    """Play the space-separated ``cards`` in order, each checked by the engine; return the events."""
+    events: list[object] = []
+    for text in cards.split():
+        events.extend(state.play(text))
+    return events
+
+
+def game_from(rules: Rules, hands: list[str], **kwargs: object) -> Game:
+    """A game whose first hand is dealt explicitly (later hands come from the seed)."""
+    deal = [CardSet.parse(h).mask for h in hands]
+    return Game(rules, deals={0: deal}, seed=kwargs.pop("seed", 0), **kwargs)  # type: ignore[arg-type]
