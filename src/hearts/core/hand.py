@@ -79,6 +79,7 @@ class Trick(NamedTuple):
 SEAT_NAMES_4 = ("South", "West", "North", "East")
 
 _new_tuple = tuple.__new__
+_BITS = tuple(1 << c for c in range(52))
 #: CardPlayed events by ``trick_number << 9 | card << 3 | seat``, built on first use (see HandState.play).
 _CARD_PLAYED: dict[int, CardPlayed] = {}
 
@@ -97,10 +98,9 @@ def deal_cards(rules: Rules, rng: random.Random) -> tuple[int, ...]:
     deck = cards_of(rules.in_play)
     rng.shuffle(deck)
     n = rules.players
-    hands = [0] * n
-    for i, c in enumerate(deck):
-        hands[i % n] |= 1 << c
-    return tuple(hands)
+    # Seat s gets every n-th card from the s-th; the sum of distinct bits is their union
+    # (twice as fast as or-ing card by card).
+    return tuple(sum(map(_BITS.__getitem__, deck[s::n])) for s in range(n))
 
 
 def _as_card(card: object) -> Card:
@@ -318,15 +318,16 @@ class HandState:
             return 0
         hand = self.hands[self.turn]
         trick = self.trick
-        rules = self.rules
         if trick:
             follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
+            if follow:  # the common case (most plays follow suit): answered before reading the rules
                 return follow
+            rules = self.rules
             if not self.tricks and not rules.points_on_first_trick:
                 safe = hand & ~rules.penalty_mask
                 return safe or hand
             return hand
+        rules = self.rules
         if not self.tricks:
             if rules.opening is OpeningLead.LOWEST_CLUB:
                 return 1 << rules.opening_card
