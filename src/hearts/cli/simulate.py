@@ -1,0 +1,76 @@
+"""``hearts simulate``: many hands between computer players, with speed and points per seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("simulate")
+    def simulate_command(
+        hands: int = typer.Option(1000, "--hands", "-n", min=1, help="Hands to play."),
+        seats: int = typer.Option(4, "--seats", min=3, max=6, help="Seats at the table (3 to 6)."),
+        preset: str = typer.Option("standard", "--preset", help="Rule preset (see 'hearts rules list')."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the deals and the players: the same seed gives the same hands."),
+        players: str = typer.Option(
+            "random", "--players", help="Player level for every seat, or comma-separated levels one per seat."
+        ),
+        json_path: Path = typer.Option(None, "--json", help="Write the figures to this JSON file."),
+        records_dir: Path = typer.Option(
+            None, "--records", help="Write every game played as a record: DIR/game-000001.json, ... (hearts replay reads them)."
+        ),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    ) -> None:
+        """Play HANDS hands through the rules engine and print hands per second and each seat's points.
+
+        The hands are those of successive games, each played to the target before the next one
+        starts; the last game stops when the hands are done. With --records every game is written
+        as one record in the engine's format (a game cut short is a record of a game in progress).
+        """
+        import json
+
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.table import Table
+
+        from hearts.sim.simulate import SimulationConfig, SimulationError, records_writer, simulate
+
+        console = Console()
+        try:
+            config = SimulationConfig(
+                hands=hands, seats=seats, preset=preset, seed=seed, players=tuple(players.split(","))
+            )
+        except SimulationError as exc:
+            raise typer.BadParameter(str(exc), param_hint=exc.option) from None
+        sink = None
+        if records_dir is not None:
+            if records_dir.exists() and not records_dir.is_dir():
+                raise typer.BadParameter(f"{records_dir} exists and is not a directory", param_hint="--records")
+            sink = records_writer(records_dir)
+
+        with Progress(
+            TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
+            TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet, transient=True,
+        ) as bar:  # fmt: skip
+            task = bar.add_task("simulate", total=hands)
+            result = simulate(config, progress=lambda done, total: bar.update(task, completed=done), records=sink)
+
+        rules_name = f"{config.preset}, {config.seats} seats"
+        console.print(
+            f"{result.hands:,} hands ({rules_name}) in {result.seconds:.2f} s: "
+            f"[bold]{result.hands_per_second:,.0f} hands/s[/bold]; {result.games} game(s), "
+            f"{result.games_finished} finished; {result.moons} moon(s)"
+        )
+        table = Table("seat", "player", "points/hand (95% CI)", "total", "moons", "games won", title="Points per seat")
+        for s in result.seats:
+            table.add_row(
+                s.name, s.player, s.points.text(2), f"{s.total:,}", str(s.moons), f"{s.wins:g}",
+            )  # fmt: skip
+        console.print(table)
+        if json_path is not None:
+            json_path.write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
+            console.print(f"figures written to {json_path}")
+        if records_dir is not None:
+            console.print(f"{result.games} record(s) written to {records_dir} in {result.record_seconds:.2f} s")

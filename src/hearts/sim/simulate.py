@@ -1,0 +1,312 @@
+"""Many hands between computer players through the rules engine: points per seat, moons, speed.
+
+The hands are the hands of successive games: each game is played to its target
+(the pass direction cycling as the rules say), then a new game starts, until
+``hands`` hands are done; the last game usually stops part-way. Every game has
+its own seed, drawn from the run's seed, and so does every seat's player, so a
+seed gives the same hands, the same points and the same records on every machine.
+
+``random`` players take a short cut: they decide straight from the engine's
+``legal_plays()`` and the seat's own cards, drawing from their random generator
+exactly as :class:`~hearts.players.random_player.RandomPlayer` draws from a
+:class:`~hearts.core.view.SeatView` (the same cards in the same order), so the
+moves are the ones the player would make, without building a view per decision.
+Any other level is asked through :meth:`Player.decide` with the seat's view.
+
+>>> result = simulate(SimulationConfig(hands=8, seed=3))
+>>> result.hands, len(result.seats), sum(s.total for s in result.seats) == result.points_taken
+(8, 4, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hearts.core import GameRecord, HandState, Phase, Rules, cards_of, dumps, seat_name
+from hearts.core.game import Game
+from hearts.players.base import Player
+from hearts.players.random_player import RandomPlayer
+from hearts.players.registry import LEVELS, make_player
+from hearts.sim.stats import Estimate, t_quantile
+
+#: Progress callback: ``(hands done, hands in all)``.
+Progress = Callable[[int, int], None]
+#: Called with each game's record as soon as the game stops (finished, or cut at the last hand).
+RecordSink = Callable[[int, GameRecord], None]
+
+__all__ = [
+    "HandOutcome", "SeatFigures", "SimulationConfig", "SimulationError", "SimulationResult", "play_hands",
+    "records_writer", "simulate",
+]  # fmt: skip
+
+
+class SimulationError(ValueError):
+    """A simulation that cannot run as asked (unknown preset, player level, seat count...).
+
+    ``option`` names the command-line option at fault, for the CLI's message.
+    """
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """What to simulate. ``players`` is one level for every seat or one level per seat."""
+
+    hands: int = 1000
+    seats: int = 4
+    preset: str = "standard"
+    seed: int = 0
+    players: tuple[str, ...] = ("random",)
+    rules: Rules = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        from hearts.core import HeartsError
+
+        if not isinstance(self.hands, int) or isinstance(self.hands, bool) or self.hands < 1:
+            raise SimulationError(f"hands must be a whole number of at least 1, not {self.hands!r}", "--hands")
+        if not isinstance(self.seats, int) or isinstance(self.seats, bool) or not 3 <= self.seats <= 6:
+            raise SimulationError(f"seats must be 3, 4, 5 or 6, not {self.seats!r}", "--seats")
+        try:
+            rules = Rules.preset(self.preset, players=self.seats)
+        except HeartsError as exc:
+            raise SimulationError(str(exc), "--preset") from None
+        object.__setattr__(self, "rules", rules)
+        levels = tuple(p.strip().lower() for p in self.players)
+        if len(levels) == 1:
+            levels = levels * self.seats
+        if len(levels) != self.seats:
+            raise SimulationError(
+                f"give one player level for every seat or one per seat: {len(levels)} levels for {self.seats} seats",
+                "--players",
+            )
+        for level in levels:
+            if level not in LEVELS:
+                raise SimulationError(f"unknown player level {level!r}: choose one of {', '.join(LEVELS)}", "--players")
+        object.__setattr__(self, "players", levels)
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """One finished hand: its scores per seat and who shot the moon (None if nobody did)."""
+
+    scores: tuple[int, ...]
+    shooter: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFigures:
+    """One seat's figures over the run."""
+
+    seat: int
+    name: str
+    player: str
+    total: int  #: points over every hand (a moon's scores and a bonus card included)
+    points: Estimate  #: points per hand, with its 95% interval
+    moons: int  #: hands in which this seat shot the moon
+    wins: float  #: games won (a win shared by k seats counts 1/k)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "player": self.player,
+            "total": self.total,
+            "mean": self.points.mean,
+            "ci_low": self.points.low,
+            "ci_high": self.points.high,
+            "sd": self.points.sd,
+            "moons": self.moons,
+            "wins": self.wins,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    config: SimulationConfig
+    hands: int
+    seconds: float  #: wall-clock time of the play (writing records not included: see record_seconds)
+    games: int  #: games started (the last one may be unfinished)
+    games_finished: int
+    seats: tuple[SeatFigures, ...]
+    moons: int  #: hands with a moon
+    record_seconds: float = 0.0  #: time spent building and writing records
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def points_taken(self) -> int:
+        return sum(s.total for s in self.seats)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every figure as JSON-ready data."""
+        return {
+            "hands": self.hands,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+            "preset": self.config.preset,
+            "seats": self.config.seats,
+            "seed": self.config.seed,
+            "players": list(self.config.players),
+            "rules": self.config.rules.to_dict(),
+            "games": self.games,
+            "games_finished": self.games_finished,
+            "moons": self.moons,
+            "record_seconds": self.record_seconds,
+            "points": [s.to_dict() for s in self.seats],
+        }
+
+
+class _Tally:
+    """Running sums per seat: exact (integer) means and variances without keeping every hand."""
+
+    def __init__(self, seats: int) -> None:
+        self.hands = 0
+        self.total = [0] * seats
+        self.squares = [0] * seats
+        self.moons = [0] * seats
+        self.wins = [0.0] * seats
+        self.games_finished = 0
+
+    def add(self, outcome: HandOutcome) -> None:
+        self.hands += 1
+        for s, p in enumerate(outcome.scores):
+            self.total[s] += p
+            self.squares[s] += p * p
+        if outcome.shooter is not None:
+            self.moons[outcome.shooter] += 1
+
+    def game_over(self, winners: Sequence[int]) -> None:
+        self.games_finished += 1
+        for s in winners:
+            self.wins[s] += 1 / len(winners)
+
+    def estimate(self, seat: int) -> Estimate:
+        n = self.hands
+        mean = self.total[seat] / n
+        if n < 2:
+            return Estimate(mean, mean, mean, n, 0.0)
+        # n * sum(x^2) - sum(x)^2 is exact in integers; the variance is that over n(n-1).
+        var = (n * self.squares[seat] - self.total[seat] ** 2) / (n * (n - 1))
+        sd = math.sqrt(max(var, 0.0))
+        half = t_quantile(0.975, n - 1) * sd / math.sqrt(n)
+        return Estimate(mean, mean - half, mean + half, n, sd)
+
+
+def _seat_players(config: SimulationConfig, seeds: Sequence[int]) -> list[Player]:
+    return [make_player(level, seed=seed) for level, seed in zip(config.players, seeds)]
+
+
+def play_hands(
+    game: Game,
+    players: Sequence[Player],
+    hands: int,
+    on_hand: Callable[[HandOutcome], None],
+) -> int:
+    """Play ``game`` until it is over or ``hands`` hands have finished; return the hands finished.
+
+    The one loop that drives the engine; a compiled batch path can stand beside it.
+    """
+    fast = [type(p) is RandomPlayer for p in players]
+    pass_count = game.rules.pass_count
+    PLAY, PASS = Phase.PLAY, Phase.PASS  # locals: an enum member read through its class is slow
+    done = 0
+    while done < hands and not game.winners:
+        hand: HandState = game.hand
+        if hand.phase is PASS:
+            for seat in hand.to_move:
+                player = players[seat]
+                if fast[seat]:
+                    # RandomPlayer.choose_pass: rng.sample(list(view.hand), ...), view.hand sorted.
+                    game.pass_cards(seat, player.rng.sample(cards_of(hand.hands[seat]), pass_count))
+                else:
+                    game.apply(player.decide(game.view(seat)).move)
+        while hand.phase is PLAY:
+            seat = hand.turn
+            player = players[seat]
+            if fast[seat]:
+                # RandomPlayer.choose_play: rng.choice(view.legal), view.legal == legal_plays().
+                game.play(player.rng.choice(hand.legal_plays()))
+            else:
+                game.apply(player.decide(game.view(seat)).move)
+        if hand.phase is Phase.MOON_CHOICE:
+            assert hand.shooter is not None
+            game.apply(players[hand.shooter].decide(game.view(hand.shooter)).move)
+        assert hand.scores is not None
+        on_hand(HandOutcome(hand.scores, hand.shooter))
+        done += 1
+    return done
+
+
+def simulate(
+    config: SimulationConfig,
+    *,
+    progress: Progress | None = None,
+    records: RecordSink | None = None,
+) -> SimulationResult:
+    """Play ``config.hands`` hands through the engine and gather the figures.
+
+    ``progress`` is called after every game and at least every 256 hands; ``records``
+    receives each game's :class:`GameRecord` (numbered from 1) when the game stops.
+    """
+    rules = config.rules
+    n = rules.players
+    master = random.Random(f"hearts-simulate:{config.seed}")
+    players = _seat_players(config, [master.getrandbits(32) for _ in range(n)])
+    tally = _Tally(n)
+    games = 0
+    step = 256
+    recording = 0.0
+    start = time.perf_counter()
+    while tally.hands < config.hands:
+        game = Game(rules, seed=master.getrandbits(32))
+        games += 1
+        while not game.winners and tally.hands < config.hands:
+            play_hands(game, players, min(step, config.hands - tally.hands), tally.add)
+            if progress is not None:
+                progress(tally.hands, config.hands)
+        if game.winners:
+            tally.game_over(game.winners)
+        if records is not None:
+            began = time.perf_counter()
+            records(games, GameRecord.of(game))
+            recording += time.perf_counter() - began
+    seconds = time.perf_counter() - start - recording
+    seats = tuple(
+        SeatFigures(
+            seat=s,
+            name=seat_name(s, n),
+            player=config.players[s],
+            total=tally.total[s],
+            points=tally.estimate(s),
+            moons=tally.moons[s],
+            wins=tally.wins[s],
+        )
+        for s in range(n)
+    )
+    return SimulationResult(
+        config, tally.hands, seconds, games, tally.games_finished, seats, sum(tally.moons), recording
+    )
+
+
+def records_writer(directory: Path) -> RecordSink:
+    """A record sink writing game ``k`` to ``directory/game-00000k.json`` (the engine's record format).
+
+    The directory is created if need be; an existing file of the same name is replaced.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+
+    def write(number: int, record: GameRecord) -> None:
+        (directory / f"game-{number:06d}.json").write_text(dumps(record, indent=None), encoding="utf-8")
+
+    return write
