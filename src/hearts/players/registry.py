@@ -28,6 +28,10 @@ def make_player(level: str, seed: int | None = None, time_budget: float | None =
     ``options`` go to the player's constructor (e.g. ``worlds=`` for the search players).
     """
     key = level.strip().lower()
+    if key.startswith("cmd:"):  # an outside program speaking the bot protocol; see players/external.py
+        from hearts.players.external import command_player
+
+        return command_player(level, seed=seed, time_budget=time_budget, **options)
     if key not in LEVELS:
         raise ValueError(f"unknown player level {level!r}: choose one of {', '.join(LEVELS)}")
     module, _, cls_name = LEVELS[key].partition(":")
