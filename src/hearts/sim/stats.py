@@ -135,7 +135,14 @@ class Estimate:
         return (self.high - self.low) / 2.0
 
     def to_dict(self) -> dict[str, float | int]:
-        return {"mean": self.mean, "ci_low": self.low, "ci_high": self.high, "n": self.n, "sd": self.sd, "level": self.level}
+        return {
+            "mean": self.mean,
+            "ci_low": self.low,
+            "ci_high": self.high,
+            "n": self.n,
+            "sd": self.sd,
+            "level": self.level,
+        }
 
     def text(self, digits: int = 2) -> str:
         """``mean ± half-width`` for tables."""

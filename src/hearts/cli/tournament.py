@@ -1,0 +1,180 @@
+"""``hearts tournament``: a fair duplicate tournament between computer players, with figures and ratings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tournament")
+    def tournament_command(
+        players: str = typer.Option(
+            ...,
+            "--players",
+            "-p",
+            help="Comma-separated players: levels (random, easy, medium, hard, expert) or cmd:./mybot.",
+        ),
+        hands: int = typer.Option(100, "--hands", "-n", min=0, help="Deals to play, each at every duplicate table."),
+        games: int = typer.Option(
+            None, "--games", min=0, help="Whole games to the target, duplicate-style. [default: hands/20, at least 1]"
+        ),
+        preset: str = typer.Option("standard", "--preset", help="Rule preset (see 'hearts rules list')."),
+        seats: int = typer.Option(
+            4, "--seats", "--players-per-table", min=3, max=6, help="Seats at each table (3 to 6)."
+        ),
+        seed: int = typer.Option(
+            0, "--seed", help="Seed of the deals and the players: the same seed gives the same results."
+        ),
+        jobs: int = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes. [default: every core]"),
+        budget: float = typer.Option(None, "--budget", min=0.0, help="Seconds per decision for players that search."),
+        json_path: Path = typer.Option(None, "--json", help="Write every figure and table played to this file."),  # noqa: B008
+        plot_path: Path = typer.Option(None, "--plot", help="Write a PNG of the payoff and its running mean."),  # noqa: B008
+        backend: str = typer.Option("local", "--backend", help="local (processes on this machine) or ray."),
+        ray_address: str = typer.Option(None, "--ray-address", help="Ray cluster to use (default: start a local one)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    ) -> None:
+        """Play a fair duplicate tournament: every deal is replayed with the seats rotated, so luck cancels.
+
+        Two players play 2-against-2 (A in seats 0 and 2, B in 1 and 3, then swapped). Prints each
+        player's payoff per seat-deal (the mean of the other seats' points minus its own), points per
+        hand, win rate of whole games, moons and seconds per decision, each with a 95% interval over
+        deals, then OpenSkill ratings.
+        """
+        import json
+
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from hearts.sim.tournament import TournamentConfig, TournamentError, check_players, run_tournament
+
+        # Wide enough for the figures' table when the output is a file or a pipe (rich assumes 80 then).
+        console = Console(width=max(Console().width, 132))
+        specs = tuple(p.strip() for p in players.split(","))
+        if backend not in ("local", "ray"):
+            raise typer.BadParameter(f"unknown backend {backend!r}: choose local or ray", param_hint="--backend")
+        if budget is not None and budget <= 0:
+            raise typer.BadParameter(
+                f"the budget must be a positive number of seconds, not {budget}", param_hint="--budget"
+            )
+        if games is None:
+            games = max(1, hands // 20)
+        try:
+            config = TournamentConfig(
+                specs, hands=hands, games=games, preset=preset, seats=seats, seed=seed, budget=budget
+            )
+        except TournamentError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        try:
+            check_players(config.players, config.budget)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--players") from None
+        if backend == "ray":
+            try:
+                import ray  # noqa: F401
+            except ImportError:
+                raise typer.BadParameter(
+                    "the ray backend needs Ray: pip install 'hearts[ray]'", param_hint="--backend"
+                ) from None
+
+        with Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=console, disable=quiet, transient=False,
+        ) as bar:  # fmt: skip
+            task = bar.add_task(f"{' vs '.join(config.labels)}", total=hands + games)
+            try:
+                result = run_tournament(
+                    config, jobs=jobs, backend=backend, ray_address=ray_address,
+                    progress=lambda unit, done, total: bar.update(task, completed=done),
+                )  # fmt: skip
+            except ValueError as exc:
+                console.print(f"[red]error:[/red] {exc}")
+                raise typer.Exit(1) from None
+
+        _print_result(console, result)
+        if json_path is not None:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+            console.print(f"figures written to {json_path}")
+        if plot_path is not None:
+            from hearts.sim.plot import plot_payoff
+
+            plot_payoff(result, plot_path)
+            console.print(f"plot written to {plot_path}")
+
+
+def _print_result(console: object, result: object) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from hearts.sim.tournament import TournamentResult, tables_for
+
+    assert isinstance(console, Console) and isinstance(result, TournamentResult)
+    config = result.config
+    k, n = len(config.players), config.rules.players
+    tables = len(tables_for(k, n, 0))
+    table = Table(
+        title=(
+            f"Duplicate tournament: {config.hands} deals and {config.games} games, {tables} tables each, "
+            f"{n} seats, preset {config.preset}, seed {config.seed} ({result.seconds:.1f} s)"
+        ),
+        caption="± is the 95% interval over deals (games for the win rate); payoff = mean of the others' points − own.",
+    )
+    for column in (
+        "player",
+        "payoff/seat-deal",
+        "points/hand",
+        "win rate",
+        "moons made %",
+        "moons allowed %",
+        "ms/decision",
+        "p95 ms",
+    ):
+        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=True)
+    for f in result.figures():
+        table.add_row(
+            f.label,
+            f.payoff.text(2),
+            f.points.text(2),
+            f.win_rate.text(3),
+            _percent(f.moons_made),
+            _percent(f.moons_allowed),
+            _ms(f.decision_mean),
+            f"{1000 * f.decision_p95:.2f}",
+        )
+    console.print(table)
+    if config.games:
+        console.print(
+            f"win rate: share of games won per seat (even play: {1 / n:.3f}); tied lowest seats share the win."
+        )
+    rated, rows = result.ratings()
+    ratings = Table("player", "ordinal (μ − 3σ)", "μ", "σ", title=f"OpenSkill Plackett-Luce ratings over {rated}")
+    for row in rows:
+        ratings.add_row(row["player"], f"{row['ordinal']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}")
+    console.print(ratings)
+
+
+def _ms(est: object) -> str:
+    from hearts.sim.stats import Estimate
+
+    assert isinstance(est, Estimate)
+    if est.n == 0:
+        return "–"
+    return f"{1000 * est.mean:.2f} ± {1000 * est.half_width:.2f}"
+
+
+def _percent(est: object) -> str:
+    from hearts.sim.stats import Estimate
+
+    assert isinstance(est, Estimate)
+    if est.n == 0:
+        return "–"
+    return f"{100 * est.mean:.1f} ± {100 * est.half_width:.1f}"
