@@ -142,7 +142,9 @@ def run_openspiel(hands: int, seed: int) -> int:
     return decisions
 
 
-def measure(runners: list[tuple[str, Callable[[int, int], int]]], hands: int, repeat: int, seed: int) -> dict[str, dict[str, float]]:
+def measure(
+    runners: list[tuple[str, Callable[[int, int], int]]], hands: int, repeat: int, seed: int
+) -> dict[str, dict[str, float]]:
     """Best of ``repeat`` runs per path (the least disturbed by other work on the machine).
 
     The paths take turns, round after round, so that a busy spell on a shared machine falls on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -13,14 +14,20 @@ def register(app: typer.Typer) -> None:
         hands: int = typer.Option(1000, "--hands", "-n", min=1, help="Hands to play."),
         seats: int = typer.Option(4, "--seats", min=3, max=6, help="Seats at the table (3 to 6)."),
         preset: str = typer.Option("standard", "--preset", help="Rule preset (see 'hearts rules list')."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the deals and the players: the same seed gives the same hands."),
+        seed: int = typer.Option(
+            0, "--seed", help="Seed of the deals and the players: the same seed gives the same hands."
+        ),
         players: str = typer.Option(
             "random", "--players", help="Player level for every seat, or comma-separated levels one per seat."
         ),
-        json_path: Path = typer.Option(None, "--json", help="Write the figures to this JSON file."),
-        records_dir: Path = typer.Option(
-            None, "--records", help="Write every game played as a record: DIR/game-000001.json, ... (hearts replay reads them)."
-        ),
+        json_path: Annotated[Path | None, typer.Option("--json", help="Write the figures to this JSON file.")] = None,
+        records_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--records",
+                help="Write every game played as a record: DIR/game-000001.json, ... (hearts replay reads them).",
+            ),
+        ] = None,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
         """Play HANDS hands through the rules engine and print hands per second and each seat's points.
@@ -32,7 +39,14 @@ def register(app: typer.Typer) -> None:
         import json
 
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
         from rich.table import Table
 
         from hearts.sim.simulate import SimulationConfig, SimulationError, records_writer, simulate

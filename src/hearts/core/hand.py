@@ -451,7 +451,7 @@ class HandState:
         # The winner holds the highest card of the led suit: the top bit of the trick's mask
         # within that suit, found without comparing card by card.
         best = (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
-        winner = self.leader + trick.index(best)
+        winner = self.leader + trick.index(CARDS[best])
         if winner >= n:
             winner -= n
         self.taken[winner] |= mask

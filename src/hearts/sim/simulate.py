@@ -204,7 +204,7 @@ class _Tally:
 
 
 def _seat_players(config: SimulationConfig, seeds: Sequence[int]) -> list[Player]:
-    return [make_player(level, seed=seed) for level, seed in zip(config.players, seeds)]
+    return [make_player(level, seed=seed) for level, seed in zip(config.players, seeds, strict=True)]
 
 
 def play_hands(

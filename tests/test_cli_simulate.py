@@ -1,0 +1,153 @@
+"""``hearts simulate`` through Typer's CliRunner, and the simulation underneath it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from hearts.cli import app
+from hearts.core import Game, GameRecord, Rules, loads
+from hearts.players.random_player import RandomPlayer
+from hearts.sim.simulate import HandOutcome, SimulationConfig, SimulationError, play_hands, simulate
+
+runner = CliRunner()
+
+
+def run(*args: str) -> Any:
+    return runner.invoke(app, ["simulate", *args])
+
+
+def flat(text: str) -> str:
+    """Output without rich's box drawing and line wrapping, for matching messages."""
+    for ch in "│╭╮╰╯─":
+        text = text.replace(ch, " ")
+    return " ".join(text.split())
+
+
+def replayed(directory: Path) -> list[Game]:
+    """Every record in ``directory``, in game order, loaded and replayed through the engine."""
+    files = sorted(directory.glob("game-*.json"))
+    assert files, f"no records in {directory}"
+    return [loads(f.read_text(encoding="utf-8")).replay() for f in files]
+
+
+def test_figures_json_and_records_agree_with_the_replayed_games(tmp_path: Path) -> None:
+    out, records = tmp_path / "figures.json", tmp_path / "records"
+    result = run("--hands", "45", "--seed", "7", "--json", str(out), "--records", str(records), "-q")
+    assert result.exit_code == 0, result.output
+    assert "45 hands" in result.output and "hands/s" in result.output
+    for name in ("South", "West", "North", "East"):
+        assert name in result.output
+    figures = json.loads(out.read_text())
+    assert figures["hands"] == 45 and figures["seats"] == 4 and figures["preset"] == "standard"
+    assert figures["hands_per_second"] == pytest.approx(45 / figures["seconds"])
+    assert [p["name"] for p in figures["points"]] == ["South", "West", "North", "East"]
+
+    # Every hand simulated is in the records, and the records replay to the same figures.
+    games = replayed(records)
+    assert len(games) == figures["games"]
+    hands = [h for g in games for h in g.finished]
+    assert len(hands) == 45
+    for seat, p in enumerate(figures["points"]):
+        points = [h.scores[seat] for h in hands]
+        assert p["total"] == sum(points)
+        assert p["mean"] == pytest.approx(sum(points) / 45)
+        assert p["ci_low"] <= p["mean"] <= p["ci_high"]
+        assert p["moons"] == sum(1 for h in hands if h.shooter == seat)
+    assert figures["moons"] == sum(1 for h in hands if h.shooter is not None)
+    assert figures["games_finished"] == sum(1 for g in games if g.is_over)
+    # All games but the last are played to the end; the last stops when the hands are done.
+    assert all(g.is_over for g in games[:-1])
+    wins = [sum(1 / len(g.winners) for g in games if s in g.winners) for s in range(4)]
+    assert [p["wins"] for p in figures["points"]] == pytest.approx(wins)
+
+
+def test_a_seed_gives_the_same_hands_and_records(tmp_path: Path) -> None:
+    outputs = []
+    for i, seed in enumerate(("11", "11", "12")):
+        out, records = tmp_path / f"f{i}.json", tmp_path / f"r{i}"
+        result = run("--hands", "30", "--seed", seed, "--json", str(out), "--records", str(records), "-q")
+        assert result.exit_code == 0, result.output
+        figures = json.loads(out.read_text())
+        for key in ("seconds", "hands_per_second", "record_seconds"):
+            figures.pop(key)
+        texts = [f.read_text() for f in sorted(records.iterdir())]
+        outputs.append((figures, texts))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][1] != outputs[2][1]  # another seed deals other hands
+
+
+def test_other_presets_and_seat_counts_replay(tmp_path: Path) -> None:
+    # Britannica leaves the moon to the shooter: the moon choice goes through the player.
+    for preset, seats in (("britannica", "3"), ("omnibus", "5"), ("no-passing", "6")):
+        records = tmp_path / f"{preset}-{seats}"
+        result = run("--hands", "25", "--preset", preset, "--seats", seats, "--records", str(records), "-q")
+        assert result.exit_code == 0, result.output
+        games = replayed(records)
+        assert all(g.rules == Rules.preset(preset, players=int(seats)) for g in games)
+        assert sum(len(g.finished) for g in games) == 25
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--preset", "nope"], "unknown preset 'nope'"),
+        (["--seats", "7"], "--seats"),
+        (["--seats", "2"], "--seats"),
+        (["--hands", "0"], "--hands"),
+        (["--players", "grandmaster"], "unknown player level 'grandmaster'"),
+        (["--players", "random,random"], "2 levels for 4 seats"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_error(args: list[str], expected: str) -> None:
+    result = run(*args, "-q")
+    assert result.exit_code == 2
+    assert expected in flat(result.output)
+
+
+def test_records_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    target.write_text("x")
+    result = run("--hands", "5", "--records", str(target), "-q")
+    assert result.exit_code == 2
+    assert "not a directory" in result.output
+
+
+def test_config_errors_name_the_option() -> None:
+    with pytest.raises(SimulationError) as info:
+        SimulationConfig(preset="britannica", seats=9)
+    assert info.value.option == "--seats"
+    with pytest.raises(SimulationError) as info:
+        SimulationConfig(players=("random", "nobody", "random", "random"))
+    assert info.value.option == "--players" and "nobody" in str(info.value)
+
+
+class ViewRandomPlayer(RandomPlayer):
+    """RandomPlayer asked through decide(view): not the exact class, so play_hands takes no short cut."""
+
+
+def test_the_random_short_cut_makes_the_moves_random_player_makes_from_its_view() -> None:
+    rules = Rules.preset("britannica")
+    records = []
+    for cls in (RandomPlayer, ViewRandomPlayer):
+        game = Game(rules, seed=99)
+        players = [cls(seed=1000 + s) for s in range(4)]
+        outcomes: list[HandOutcome] = []
+        assert play_hands(game, players, 12, outcomes.append) == len(outcomes)
+        records.append((GameRecord.of(game), outcomes))
+    assert records[0] == records[1]
+    assert len(records[0][1]) >= 1
+
+
+def test_simulate_counts_every_hand_once() -> None:
+    result = simulate(SimulationConfig(hands=37, seats=3, seed=5))
+    assert result.hands == 37
+    assert all(s.points.n == 37 for s in result.seats)
+    assert result.points_taken == pytest.approx(sum(s.points.mean * 37 for s in result.seats))
+    # Every hand hands out its points: 26 without a moon; with three seats a moon (26 to each other seat) gives 2 x 26.
+    assert result.points_taken == 26 * 37 + 26 * result.moons
+    assert result.to_dict()["points"][0]["player"] == "random"
