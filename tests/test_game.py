@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.conftest import play_out, snapshot
+from tests.test_play_rules import DEAL_SUITS
 
 from hearts.core import (
     CardSet,
@@ -19,8 +21,6 @@ from hearts.core import (
     seat_name,
     seeded_deal,
 )
-from tests.conftest import play_out, snapshot
-from tests.test_play_rules import DEAL_SUITS
 
 
 def moon_deal(shooter: int) -> list[int]:
@@ -78,7 +78,7 @@ def _running(game: Game) -> list[list[int]]:
     out, running = [], [0] * game.rules.players
     for hand in game.finished:
         assert hand.scores is not None
-        running = [a + b for a, b in zip(running, hand.scores)]
+        running = [a + b for a, b in zip(running, hand.scores, strict=True)]
         out.append(running)
     return out
 

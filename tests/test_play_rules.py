@@ -11,6 +11,7 @@ import random
 from math import comb
 
 import pytest
+from tests.conftest import hand_from, play_cards, snapshot
 
 from hearts.core import (
     CardParseError,
@@ -30,7 +31,6 @@ from hearts.core import (
     TrickWon,
 )
 from hearts.core.cards import Card
-from tests.conftest import hand_from, play_cards, snapshot
 
 NO_PASSING = Rules(pass_cycle="none")
 
@@ -147,7 +147,7 @@ def test_deal_can_be_given_explicitly_and_is_checked() -> None:
     three = Rules(players=3)
     deck = list(CardSet(three.in_play))
     deck[-1] = Card.parse("2D")  # the removed card dealt in place of AH
-    thirds = [CardSet(deck[i * 17:(i + 1) * 17]).mask for i in range(3)]
+    thirds = [CardSet(deck[i * 17 : (i + 1) * 17]).mask for i in range(3)]
     with pytest.raises(IllegalMoveError, match=r"exactly the cards in play \(off: 2D AH\)"):
         HandState(three, thirds)
 

@@ -48,7 +48,9 @@ def test_player_counts_remove_cards_and_pick_the_cycle(
     players: int, removed: str, size: int, opening: str, cycle: tuple[PassDirection, ...]
 ) -> None:
     rules = Rules(players=players)
-    assert " ".join(map(str, rules.removed or ())) == " ".join(sorted(removed.split(), key=lambda c: int(Card.parse(c))))
+    assert " ".join(map(str, rules.removed or ())) == " ".join(
+        sorted(removed.split(), key=lambda c: int(Card.parse(c)))
+    )
     assert rules.hand_size == size
     assert rules.in_play.bit_count() == size * players
     assert str(rules.opening_card) == opening
@@ -113,8 +115,7 @@ def test_removed_cards_are_an_option() -> None:
         ({"bonus_card": -14}, "bonus_card: not a card: -14"),
         ({"bonus_card": True}, "bonus_card: not a card: True"),
         ({"players": 3, "bonus_card": "2D"}, "bonus card 2D has been removed"),
-        ({"removed": ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "2D", "3D", "4D")},
-         "at least one club must stay in play"),
+        ({"removed": "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2D 3D 4D"}, "at least one club must stay in play"),
     ],
 )
 def test_every_option_is_validated(options: dict[str, Any], message: str) -> None:

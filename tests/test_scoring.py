@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.conftest import hand_from, play_cards, play_out, snapshot
+from tests.test_play_rules import DEAL_SUITS
 
 from hearts.core import (
     CardSet,
@@ -21,8 +23,6 @@ from hearts.core import (
     Rules,
 )
 from hearts.core.cards import HEARTS, QS_BIT
-from tests.conftest import hand_from, play_cards, play_out, snapshot
-from tests.test_play_rules import DEAL_SUITS
 
 #: South takes all thirteen hearts; North takes Q♠ (see test_seed_questions for the trick-by-trick story).
 DEAL_HEARTS_NOT_QUEEN = [
@@ -244,5 +244,5 @@ def test_every_hand_scores_what_its_tricks_hold(rules: Rules) -> None:
         running = [0] * rules.players
         for hand in game.finished:
             assert hand.scores == _expected_scores(hand)
-            running = [a + b for a, b in zip(running, hand.scores)]
+            running = [a + b for a, b in zip(running, hand.scores, strict=True)]
         assert game.totals == running
