@@ -35,6 +35,14 @@ class Player(ABC):
         self.rng = random.Random(seed)
         self.time_budget = time_budget
 
+    def view_rng(self, view: SeatView) -> random.Random:
+        """A random source for one decision, fixed by the seed and the view alone, so that the same
+        view and seed give the same move whatever this player decided before (unseeded: fresh)."""
+        if self.seed is None:
+            return random.Random(self.rng.getrandbits(64))
+        played = ",".join(str(int(c)) for t in (*view.tricks, view.trick) for c in t.cards)
+        return random.Random(f"{self.seed}:{view.seat}:{view.hand_number}:{view.hand.mask}:{played}:{view.phase.value}")
+
     @abstractmethod
     def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
         """The cards to pass, and why."""
@@ -44,22 +52,12 @@ class Player(ABC):
         """The card to play (one of ``view.legal``), and why."""
 
     def choose_moon(self, view: SeatView) -> tuple[MoonOption, str]:
-        """How to score a moon: add to the others unless subtracting wins or avoids losing the game."""
+        """How to score a moon: add to the others unless subtracting wins, or avoids losing, the game."""
+        from hearts.players.knowledge import best_moon_option
+
         value = view.rules.moon_points
-        me = view.seat
-        totals = list(view.totals)
-        add = [t + (0 if s == me else value) for s, t in enumerate(totals)]
-        sub = [t - (value if s == me else 0) for s, t in enumerate(totals)]
-
-        def rank(scores: list[int]) -> tuple[bool, int]:
-            over = max(scores) >= view.rules.target
-            mine = scores[me]
-            best_other = min(x for s, x in enumerate(scores) if s != me)
-            # A finished game we win beats anything; otherwise keep the lead over the best other seat.
-            return (over and mine < best_other, best_other - mine)
-
-        if rank(sub) > rank(add):
-            return MoonOption.SUBTRACT_FROM_SELF, f"subtract {value} from my own total"
+        if best_moon_option(view.rules, view.totals, view.seat) is MoonOption.SUBTRACT_FROM_SELF:
+            return MoonOption.SUBTRACT_FROM_SELF, f"subtract {value} from my own total: adding would cost me the game"
         return MoonOption.ADD_TO_OTHERS, f"add {value} to every other seat"
 
     def decide(self, view: SeatView) -> Decision:

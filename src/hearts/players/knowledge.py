@@ -94,17 +94,27 @@ def trick_points(rules: Rules, mask: int) -> int:
 
 
 def best_moon_option(rules: Rules, totals: Sequence[int], shooter: int) -> MoonOption:
-    """The shooter's choice when it may choose: subtract from itself only when that wins the
-    game outright or keeps a better lead than adding to the others (the same rule as
-    :meth:`hearts.players.base.Player.choose_moon`, on plain numbers for rollouts)."""
+    """The shooter's choice where it may choose: subtract from itself only when that is better
+    for the game's outcome: adding would end the game with the shooter not lowest, or
+    subtracting ends it with the shooter lowest. Otherwise add (the two keep the same gap).
+
+    >>> best_moon_option(Rules(), (0, 0, 0, 0), 0).value
+    'add-to-others'
+    >>> best_moon_option(Rules(), (95, 50, 60, 80), 0).value  # adding ends the game: 76 < 95
+    'subtract-from-self'
+    """
     value = rules.moon_points
     add = [t + (0 if s == shooter else value) for s, t in enumerate(totals)]
     sub = [t - (value if s == shooter else 0) for s, t in enumerate(totals)]
 
-    def rank(scores: list[int]) -> tuple[bool, int]:
+    def rank(scores: list[int]) -> tuple[int, int]:
         mine = scores[shooter]
         best_other = min(x for s, x in enumerate(scores) if s != shooter)
-        return (max(scores) >= rules.target and mine < best_other, best_other - mine)
+        if max(scores) >= rules.target:
+            outcome = 2 if mine <= best_other else 0  # the game ends: won (or shared), or lost
+        else:
+            outcome = 1
+        return (outcome, best_other - mine)
 
     return MoonOption.SUBTRACT_FROM_SELF if rank(sub) > rank(add) else MoonOption.ADD_TO_OTHERS
 

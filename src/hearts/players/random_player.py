@@ -10,8 +10,8 @@ class RandomPlayer(Player):
     name = "random"
 
     def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
-        cards = self.rng.sample(list(view.hand), view.rules.pass_count)
+        cards = self.view_rng(view).sample(list(view.hand), view.rules.pass_count)
         return CardSet(cards), "random pass"
 
     def choose_play(self, view: SeatView) -> tuple[Card, str]:
-        return self.rng.choice(view.legal), "random legal card"
+        return self.view_rng(view).choice(view.legal), "random legal card"

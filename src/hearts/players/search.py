@@ -1,0 +1,470 @@
+"""The hard and expert players: Monte Carlo search over the hidden cards.
+
+For each decision the player
+
+1. works out what its seat knows (:class:`~hearts.players.knowledge.Knowledge`);
+2. samples deals of the unseen cards consistent with it (:mod:`hearts.players.sampling`):
+   "worlds", built with :meth:`SeatView.world`;
+3. plays every candidate card out in every world with a fast rollout policy, using the
+   SAME worlds and the same rollout random numbers for every candidate (common random
+   numbers, so the comparison is fair and its noise small);
+4. picks the candidate with the best mean utility.
+
+Candidates are the legal cards with equivalent cards merged (two cards of one suit with
+nothing between them still out play alike; penalty and bonus cards are never merged
+with plain ones). Utility is the seat's hand score against the others' mean (a moon
+shot scores as the 26 it gives away), and near the end of the game (when this hand may
+end it) a share of the win counts for more than points.
+
+**Moon plan.** When no other seat holds a point and the hand is strong enough (or this
+seat already has most of the points), the player also evaluates every candidate with
+itself playing for the moon in the rollouts and keeps that plan when it scores better.
+
+**Moon defence.** When one opponent has every point so far, the rollouts let that seat
+run for the moon and the defenders' rollout policy takes a heart off it, so the search
+values stopping it.
+
+**The rollout is one replaceable piece.** Any callable ``rollout(state, rng, shooters)``
+that plays the :class:`~hearts.core.hand.HandState` ``state`` (a private copy) to the
+end of its play, in place, leaving it in the engine's ``HAND_OVER`` or ``MOON_CHOICE``
+phase (e.g. by :meth:`HandState.advance` with the cards it chose), can be passed as
+``rollout=``; ``shooters`` is a bit set of the seats that play for the moon. The default
+is :func:`greedy_rollout`, a medium-lite policy with some randomness. A compiled rollout
+(numba) can be plugged in there.
+
+``hard`` defaults to 0.3 s per decision and passes like medium; ``expert`` defaults to
+1 s, uses a less random rollout and searches its pass too. The budget is checked after
+every world, so a decision overruns it by at most one world's rollouts (a few ms).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from itertools import combinations
+
+from hearts.core import CARDS, Card, CardSet, HandState, Phase, SeatView
+from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, cards_of
+from hearts.players.knowledge import (
+    QS,
+    Knowledge,
+    best_moon_option,
+    moon_hand_strength,
+    sym,
+    trick_points,
+)
+from hearts.players.medium import MediumPlayer, pass_danger
+from hearts.players.sampling import sample_hands
+
+#: ``rollout(state, rng, shooters)``: play ``state`` to the end of the hand in place.
+Rollout = Callable[[HandState, random.Random, int], None]
+
+_PLAY = Phase.PLAY
+_SPADE_MASK = SUIT_MASKS[2]
+
+
+def _nth_bit(mask: int, k: int) -> int:
+    """The index of the ``k``-th set bit of ``mask``, counting from the lowest."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _top_rank(mask: int) -> int:
+    best, best_rank = -1, -1
+    for s in SUIT_MASKS:
+        chunk = mask & s
+        if chunk:
+            c = chunk.bit_length() - 1
+            if c % 13 >= best_rank:
+                best, best_rank = c, c % 13
+    return best
+
+
+def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
+    """A medium-lite rollout policy: duck under the winner, shed high when last to a clean trick,
+    dump Q♠ then high hearts when void, lead low; a random legal card with probability ``epsilon``.
+
+    Seats in ``shooters`` play for the moon (win everything) while no one else has a point;
+    the others then take a heart off a running shooter when they can.
+    """
+
+    def rollout(state: HandState, rng: random.Random, shooters: int = 0) -> None:
+        rules = state.rules
+        n = state.players
+        pen = rules.penalty_mask
+        hands = state.hands
+        points = state.points
+        advance = state.advance
+        legal_mask = state.legal_mask
+        rand = rng.random
+        while state.phase is _PLAY:
+            mask = legal_mask()
+            if not mask & (mask - 1):
+                advance(CARDS[mask.bit_length() - 1])
+                continue
+            if rand() < epsilon:
+                advance(CARDS[_nth_bit(mask, int(rand() * mask.bit_count()))])
+                continue
+            seat = state.turn
+            trick = state.trick
+            running = -1  # a shooter still in the running (it alone has points)
+            if shooters:
+                for s in range(n):
+                    if shooters >> s & 1:
+                        if all(points[o] == 0 for o in range(n) if o != s):
+                            running = s
+                        break
+            if running == seat:
+                # Play for the moon: win with the highest card, lead the highest, throw low non-points.
+                if trick:
+                    follow = mask & SUIT_MASKS[trick[0] // 13]
+                    if follow:
+                        card = follow.bit_length() - 1
+                    else:
+                        spare = mask & ~pen
+                        pick = spare or mask
+                        card = min(cards_of(pick), key=lambda c: c % 13)
+                else:
+                    card = _top_rank(mask)
+                advance(CARDS[card])
+                continue
+            if trick:
+                led = trick[0] // 13
+                suit = SUIT_MASKS[led]
+                best = trick[0]
+                best_i = 0
+                tmask = 0
+                for i, x in enumerate(trick):
+                    tmask |= 1 << x
+                    if x > best and x // 13 == led:
+                        best = x
+                        best_i = i
+                winner = (state.leader + best_i) % n
+                follow = mask & suit
+                if follow:
+                    below = follow & ((1 << best) - 1)
+                    last = len(trick) == n - 1
+                    if running >= 0 and winner == running and follow > below:
+                        # Take a heart off the shooter with the lowest card that beats it.
+                        above = follow & ~below & ~QS_BIT
+                        if above:
+                            advance(CARDS[(above & -above).bit_length() - 1])
+                            continue
+                    if last and not tmask & pen and led != 3:
+                        # Last to a clean trick: shed the highest card (not Q♠ onto myself).
+                        pick = follow & ~QS_BIT or follow
+                        advance(CARDS[pick.bit_length() - 1])
+                        continue
+                    if below:
+                        if led == 2 and below & QS_BIT and best > QS:
+                            advance(CARDS[QS])  # drop Q♠ under A♠/K♠
+                            continue
+                        advance(CARDS[below.bit_length() - 1])
+                        continue
+                    pick = follow & ~QS_BIT or follow
+                    advance(CARDS[pick.bit_length() - 1])
+                    continue
+                # Void: keep points off a running shooter; otherwise dump Q♠, then high hearts, then high cards.
+                if running >= 0 and winner == running:
+                    spare = mask & ~pen
+                    if spare:
+                        advance(CARDS[_top_rank(spare)])
+                        continue
+                if mask & QS_BIT:
+                    advance(CARDS[QS])
+                    continue
+                hearts = mask & HEARTS
+                if hearts and (hearts.bit_length() - 1) % 13 >= 6:
+                    advance(CARDS[hearts.bit_length() - 1])
+                    continue
+                advance(CARDS[_top_rank(mask)])
+                continue
+            # Lead: the lowest card of a random suit, keeping off spades while holding Q♠.
+            hand = hands[seat]
+            choices = [s for s in SUIT_MASKS if mask & s]
+            if hand & QS_BIT and len(choices) > 1:
+                choices = [s for s in choices if s != _SPADE_MASK] or choices
+            pick = mask & choices[int(rand() * len(choices))]
+            advance(CARDS[(pick & -pick).bit_length() - 1])
+
+    return rollout
+
+
+#: The default rollout (the hard player's).
+greedy_rollout: Rollout = make_greedy_rollout(0.1)
+
+
+def candidate_cards(k: Knowledge, legal: int) -> list[int]:
+    """The legal cards with equivalent ones merged: within a suit, cards with no card still out
+    between them win and lose the same tricks. Penalty and bonus cards stay separate (points
+    differ). The highest of each run is kept."""
+    special = k.rules.penalty_mask & ~HEARTS  # Q♠
+    bonus = k.bonus_card()
+    if bonus >= 0:
+        special |= 1 << bonus
+    out = k.out
+    reps: list[int] = []
+    prev = -1
+    for c in cards_of(legal):
+        bit = 1 << c
+        if (
+            prev >= 0
+            and c // 13 == prev // 13
+            and not (bit | 1 << prev) & special
+            and not out & ((1 << c) - (2 << prev))
+            and ((bit & HEARTS) == 0) == ((1 << prev & HEARTS) == 0)
+        ):
+            reps[-1] = c
+        else:
+            reps.append(c)
+        prev = c
+    return reps
+
+
+class SearchPlayer(MediumPlayer):
+    """Monte Carlo search over sampled worlds (see the module docstring). Base of hard and expert."""
+
+    name = "search"
+    #: Seconds per decision when no ``time_budget`` is given.
+    default_budget = 0.3
+    #: Part of the budget spent searching; the rest is margin for the bookkeeping around it.
+    budget_share = 0.85
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_budget: float | None = None,
+        *,
+        worlds: int | None = None,
+        rollout: Rollout | None = None,
+        epsilon: float = 0.1,
+        search_pass: bool = False,
+        moon_plan: bool = True,
+    ) -> None:
+        """``worlds`` caps the sampled worlds per decision (with a cap and a generous budget the
+        player is fully deterministic for a seed); ``rollout`` replaces the rollout policy;
+        ``epsilon`` is the default rollout's chance of a random card; ``search_pass`` searches the
+        pass too; ``moon_plan`` evaluates a moon line when one is open."""
+        super().__init__(seed=seed, time_budget=time_budget)
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
+        if worlds is not None and worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {worlds!r}")
+        self.budget = self.default_budget if time_budget is None else float(time_budget)
+        self.max_worlds = worlds
+        self.rollout = rollout or (greedy_rollout if epsilon == 0.1 else make_greedy_rollout(epsilon))
+        self.search_pass = search_pass
+        self.moon_plan = moon_plan
+        #: Figures of the last decision: worlds sampled and rollouts played.
+        self.last_worlds = 0
+        self.last_rollouts = 0
+
+    # -- utility ----------------------------------------------------------------------
+
+    @staticmethod
+    def utility(view: SeatView, scores: tuple[int, ...] | list[int], endgame: bool) -> float:
+        """How good the hand scores ``scores`` are for this seat (higher is better)."""
+        me = view.seat
+        n = len(scores)
+        mine = scores[me]
+        others = (sum(scores) - mine) / (n - 1)
+        value = others - mine
+        if endgame:
+            final = [t + s for t, s in zip(view.totals, scores)]
+            if max(final) >= view.rules.target:
+                low = min(final)
+                if final[me] == low:
+                    value += 40.0 / final.count(low)
+                else:
+                    value -= 10.0 * sum(1 for x in final if x < final[me])
+        return value
+
+    def _finish(self, state: HandState, view: SeatView) -> tuple[int, ...]:
+        """Score a played-out world through the engine (resolving a moon choice as the shooter would)."""
+        if state.phase is Phase.MOON_CHOICE:
+            assert state.shooter is not None
+            state.choose_moon(state.shooter, best_moon_option(state.rules, view.totals, state.shooter))
+        assert state.scores is not None
+        return state.scores
+
+    # -- playing -----------------------------------------------------------------------
+
+    def choose_play(self, view: SeatView) -> tuple[Card, str]:
+        start = time.perf_counter()
+        legal = 0
+        for c in view.legal:
+            legal |= 1 << c
+        self.last_worlds = self.last_rollouts = 0
+        if not legal & (legal - 1):
+            return CARDS[legal.bit_length() - 1], "the only legal card"
+        k = Knowledge.of(view)
+        hint, hint_why = self.play_from(k, legal)
+        cands = candidate_cards(k, legal)
+        if len(cands) == 1:
+            return CARDS[cands[0]], f"{hint_why} (my legal cards are all alike)" if hint in cands else "my legal cards are all alike"
+        rng = self.view_rng(view)
+        me = view.seat
+        plans = [0]
+        if self.moon_plan and k.moon_still_open_for_me() and (
+            moon_hand_strength(k.rules, k.hand) >= 0.55 or k.points[me] >= k.rules.moon_points // 2
+        ):
+            plans.append(1 << me)
+        threat = k.moon_threat(min_points=4)
+        defence = 1 << threat if threat >= 0 else 0
+        endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
+        sums = [[0.0] * len(cands) for _ in plans]
+        own = [[0.0] * len(cands) for _ in plans]
+        deadline = start + self.budget * self.budget_share
+        rollout = self.rollout
+        sub = random.Random()
+        worlds = 0
+        while True:
+            hands = sample_hands(k, rng)
+            world = view.world(hands)
+            seed = rng.getrandbits(32)
+            for p, plan in enumerate(plans):
+                shooters = plan | defence if plan else defence
+                for i, c in enumerate(cands):
+                    state = world.copy()
+                    state.advance(CARDS[c])
+                    sub.seed(seed)
+                    if state.phase is _PLAY:
+                        rollout(state, sub, shooters)
+                    scores = self._finish(state, view)
+                    sums[p][i] += self.utility(view, scores, endgame)
+                    own[p][i] += scores[me]
+            worlds += 1
+            if self.max_worlds is not None and worlds >= self.max_worlds:
+                break
+            if time.perf_counter() >= deadline:
+                break
+        self.last_worlds = worlds
+        self.last_rollouts = worlds * len(cands) * len(plans)
+        best_p, best_i = max(((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]])
+        card = cands[best_i]
+        ranked = sorted(range(len(cands)), key=lambda i: -sums[best_p][i])
+        exp = own[best_p][best_i] / worlds
+        runner = next((i for i in ranked if i != best_i), None)
+        tail = f"{exp:.1f} pts expected over {worlds} worlds"
+        if runner is not None:
+            tail += f", {sym(cands[runner])} {own[best_p][runner] / worlds:.1f}"
+        if plans[best_p]:
+            return CARDS[card], f"moon plan: {sym(card)} ({tail})"
+        if threat >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
+            if card > k.winning_card and card // 13 == k.led_suit:
+                return CARDS[card], f"stop {view.names[threat]}'s moon: take the trick with {sym(card)} ({tail})"
+        if card == hint or (hint not in cands and card // 13 == hint // 13 and abs(card - hint) <= 1):
+            return CARDS[card], f"{hint_why} ({tail})"
+        return CARDS[card], f"search: {sym(card)} ({tail})"
+
+    # -- passing -----------------------------------------------------------------------
+
+    def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        base, why = super().choose_pass(view)
+        self.last_worlds = self.last_rollouts = 0
+        if not self.search_pass:
+            return base, why
+        return self._search_pass(view, base, why)
+
+    def pass_candidates(self, view: SeatView, base: CardSet) -> list[int]:
+        """The passes worth searching: medium's, and the combinations of the most dangerous cards."""
+        rules = view.rules
+        hand = view.hand.mask
+        count = rules.pass_count
+        ranked = sorted(cards_of(hand), key=lambda c: (-pass_danger(rules, hand, c), c))
+        pool = ranked[: min(len(ranked), count + 2)]
+        out = [base.mask]
+        for combo in combinations(pool, count):
+            m = 0
+            for c in combo:
+                m |= 1 << c
+            if m not in out:
+                out.append(m)
+        return out[:12]
+
+    def _search_pass(self, view: SeatView, base: CardSet, base_why: str) -> tuple[CardSet, str]:
+        start = time.perf_counter()
+        rules = view.rules
+        n = rules.players
+        me = view.seat
+        hand = view.hand.mask
+        cands = self.pass_candidates(view, base)
+        rng = self.view_rng(view)
+        deadline = start + self.budget * self.budget_share
+        endgame = max(view.totals) + rules.moon_points >= rules.target
+        sums = [0.0] * len(cands)
+        own = [0.0] * len(cands)
+        sub = random.Random()
+        unseen = cards_of(rules.in_play & ~hand)
+        worlds = 0
+        while True:
+            rng.shuffle(unseen)
+            dealt = [0] * n
+            others = [s for s in range(n) if s != me]
+            for j, c in enumerate(unseen):
+                dealt[others[j % (n - 1)]] |= 1 << c
+            dealt[me] = hand
+            passes = [_quick_pass(rules, dealt[s]) for s in range(n)]
+            seed = rng.getrandbits(32)
+            for i, mine in enumerate(cands):
+                state = HandState(rules, dealt, view.hand_number)
+                for s in range(n):
+                    state.pass_cards(s, CardSet(mine if s == me else passes[s]))
+                sub.seed(seed)
+                self.rollout(state, sub, 0)
+                scores = self._finish(state, view)
+                sums[i] += self.utility(view, scores, endgame)
+                own[i] += scores[me]
+            worlds += 1
+            if self.max_worlds is not None and worlds >= self.max_worlds:
+                break
+            if time.perf_counter() >= deadline:
+                break
+        self.last_worlds = worlds
+        self.last_rollouts = worlds * len(cands)
+        best = max(range(len(cands)), key=lambda i: sums[i])
+        chosen = CardSet(cands[best])
+        tail = f"{own[best] / worlds:.1f} pts expected over {worlds} deals"
+        if cands[best] == base.mask:
+            return chosen, f"{base_why} ({tail})"
+        return chosen, f"search: pass {' '.join(c.symbol() for c in chosen)} ({tail}; {own[0] / worlds:.1f} for the plain pass)"
+
+
+def _quick_pass(rules, hand: int) -> int:  # type: ignore[no-untyped-def]
+    """The other seats' pass in a pass search: the most dangerous cards by medium's measure."""
+    ranked = sorted(cards_of(hand), key=lambda c: -pass_danger(rules, hand, c))
+    m = 0
+    for c in ranked[: rules.pass_count]:
+        m |= 1 << c
+    return m
+
+
+class HardPlayer(SearchPlayer):
+    """Monte Carlo search, 0.3 s per decision; passes like medium."""
+
+    name = "hard"
+    default_budget = 0.3
+
+
+class ExpertPlayer(SearchPlayer):
+    """Monte Carlo search, 1 s per decision, a steadier rollout, and a searched pass."""
+
+    name = "expert"
+    default_budget = 1.0
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_budget: float | None = None,
+        *,
+        worlds: int | None = None,
+        rollout: Rollout | None = None,
+        epsilon: float = 0.05,
+        search_pass: bool = True,
+        moon_plan: bool = True,
+    ) -> None:
+        super().__init__(
+            seed, time_budget, worlds=worlds, rollout=rollout, epsilon=epsilon, search_pass=search_pass, moon_plan=moon_plan
+        )

@@ -1,0 +1,234 @@
+"""Every player level: view-only, always legal under every rule option, deterministic for a seed,
+within its time budget, and answering the moon choice."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import random
+import time
+
+import pytest
+
+from hearts.core import (
+    ChooseMoon,
+    Game,
+    HandState,
+    MoonOption,
+    MoonScoring,
+    PassCards,
+    Phase,
+    PlayCard,
+    Rules,
+    SeatView,
+)
+from hearts.players import LEVELS, Player, make_player
+from hearts.players.base import play_game
+
+#: Tiny budgets and world caps keep the search levels quick in tests.
+FAST = {"time_budget": 0.01}
+SEARCH_LEVELS = ("hard", "expert")
+ALL_LEVELS = ("random", "easy", "medium", "hard", "expert")
+
+VARIANTS: dict[str, Rules] = {
+    "standard": Rules(),
+    "three": Rules(players=3),
+    "five": Rules(players=5),
+    "six": Rules(players=6),
+    "omnibus": Rules.preset("omnibus"),
+    "omnibus-10d": Rules.preset("omnibus-10d", players=5),
+    "britannica": Rules.preset("britannica"),
+    "subtract-moon": Rules(moon=MoonScoring.SUBTRACT_FROM_SHOOTER),
+    "no-moon": Rules(moon=MoonScoring.DISABLED, players=6),
+    "pass-left": Rules.preset("pass-left", players=3),
+    "no-passing": Rules.preset("no-passing"),
+    "no-hold": Rules.preset("no-hold", players=6),
+    "points-first": Rules(points_on_first_trick=True, pass_count=4),
+    "house-queen": Rules(queen_breaks_hearts=True, heart_lead_with_only_queen=True),
+    "hearts-free": Rules(hearts_must_be_broken=False, opening="any-club"),
+    "short": Rules.preset("short", players=5),
+}
+
+
+def new_player(level: str, seed: int = 1) -> Player:
+    if level in SEARCH_LEVELS:
+        return make_player(level, seed=seed, time_budget=0.01, worlds=4)
+    return make_player(level, seed=seed)
+
+
+def test_registry_knows_every_level() -> None:
+    assert set(ALL_LEVELS) <= set(LEVELS)
+    for level in ALL_LEVELS:
+        assert make_player(level, seed=0).name == level
+    with pytest.raises(ValueError, match="unknown player level 'grandmaster'.*medium"):
+        make_player("grandmaster")
+
+
+def _reachable(root: object, limit: int = 20000) -> list[object]:
+    """Every object reachable from ``root`` through references (bounded)."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack and len(seen) < limit:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def test_view_holds_nothing_of_the_real_game() -> None:
+    game = Game(Rules(), seed=4)
+    view = game.view(2)
+    reached = _reachable(view)
+    assert not [o for o in reached if isinstance(o, (Game, HandState))]
+    # Other seats' cards are nowhere in it: the view's own hand is the only hand mask.
+    hidden = [game.hand.hands[s] for s in range(4) if s != 2]
+    assert not [o for o in reached if isinstance(o, int) and o in hidden]
+
+
+class Spy(Player):
+    """Wraps a player and records the type of everything handed to it."""
+
+    name = "spy"
+
+    def __init__(self, inner: Player) -> None:
+        super().__init__(seed=0)
+        self.inner = inner
+        self.given: list[type] = []
+
+    def decide(self, view):  # type: ignore[no-untyped-def]
+        self.given.append(type(view))
+        return self.inner.decide(view)
+
+    def choose_pass(self, view):  # type: ignore[no-untyped-def]
+        raise AssertionError("unused")
+
+    def choose_play(self, view):  # type: ignore[no-untyped-def]
+        raise AssertionError("unused")
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_players_only_ever_get_a_seat_view_and_keep_no_game(level: str) -> None:
+    game = Game(Rules(), seed=11)
+    spies = [Spy(new_player(level, seed=s)) for s in range(4)]
+    play_game(game, spies, hands=1)
+    for spy in spies:
+        assert spy.given and set(spy.given) == {SeatView}
+        # After deciding, nothing the player keeps leads back to the real game.
+        reached = _reachable(spy.inner)
+        assert not [o for o in reached if o is game or o is game.hand or isinstance(o, Game)]
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_level_plays_legally_under_every_rule_option(variant: str) -> None:
+    rules = VARIANTS[variant]
+    rng = random.Random(variant)
+    for hand_no, level in enumerate(ALL_LEVELS):
+        # Mixed tables: each seat a different level, rotated per hand.
+        game = Game(rules, seed=rng.randrange(10**6))
+        players = [new_player(ALL_LEVELS[(hand_no + s) % len(ALL_LEVELS)], seed=s) for s in range(rules.players)]
+        moves = 0
+        while len(game.finished) < 1:
+            for seat in game.to_move:
+                view = game.view(seat)
+                decision = players[seat].decide(view)
+                assert decision.move.seat == seat
+                assert isinstance(decision.reason, str) and decision.reason and "\n" not in decision.reason
+                assert game.is_legal(decision.move), (level, variant, decision)
+                game.apply(decision.move)
+                moves += 1
+                if game.phase is not Phase.PASS:
+                    break
+        assert game.finished[0].scores is not None
+        assert moves >= rules.hand_size * rules.players
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_same_view_and_seed_give_the_same_move(level: str) -> None:
+    game = Game(Rules(), seed=21)
+    rng = random.Random(3)
+    views: list[SeatView] = []
+    for _ in range(30):  # collect pass views and play views along a random game
+        for seat in game.to_move:
+            views.append(game.view(seat))
+        if game.phase is Phase.PASS:
+            for seat in game.to_move:
+                game.pass_cards(seat, rng.sample(list(game.view(seat).hand), 3))
+        else:
+            game.play(rng.choice(game.legal_plays()))
+    picked = views[:2] + views[-6:]
+    for view in picked:
+        one = make_player(level, seed=5, worlds=6, time_budget=5.0) if level in SEARCH_LEVELS else make_player(level, seed=5)
+        two = make_player(level, seed=5, worlds=6, time_budget=5.0) if level in SEARCH_LEVELS else make_player(level, seed=5)
+        first = one.decide(view)
+        two.decide(views[0])  # a different history must not change the answer
+        assert two.decide(view).move == first.move
+        assert one.decide(view).move == first.move
+
+
+@pytest.mark.parametrize("level,budget", [("hard", 0.05), ("expert", 0.08)])
+def test_search_respects_its_time_budget(level: str, budget: float) -> None:
+    game = Game(Rules(), seed=8)
+    player = make_player(level, seed=1, time_budget=budget)
+    rng = random.Random(8)
+    worst = 0.0
+    searched = decisions = 0
+    while decisions < 8 and not game.finished:
+        seat = game.to_move[0]
+        view = game.view(seat)
+        if game.phase is Phase.PASS or len(view.legal) > 1:
+            start = time.perf_counter()
+            move = player.decide(view).move
+            worst = max(worst, time.perf_counter() - start)
+            searched = max(searched, player.last_worlds)  # type: ignore[attr-defined]
+            decisions += 1
+        else:
+            move = PlayCard(seat, view.legal[0])
+        if game.phase is Phase.PASS:
+            game.apply(move)
+            for other in game.to_move:
+                game.pass_cards(other, rng.sample(list(game.view(other).hand), 3))
+        else:
+            game.apply(move)
+    # Budget plus one world's rollouts and a margin for a busy shared machine.
+    assert worst <= budget * 1.3 + 0.03, worst
+    assert searched >= 2  # it did search, not just fall back
+
+
+def test_default_budgets_are_the_documented_ones() -> None:
+    assert make_player("hard").budget == 0.3  # type: ignore[attr-defined]
+    assert make_player("expert").budget == 1.0  # type: ignore[attr-defined]
+    assert make_player("hard", time_budget=0.1).budget == 0.1  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="time_budget"):
+        make_player("hard", time_budget=0)
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_moon_choice_is_answered_sensibly(level: str) -> None:
+    rules = Rules.preset("britannica")
+    view = Game(rules, seed=1).view(0)
+    asking = dataclasses.replace(view, phase=Phase.MOON_CHOICE, to_move=(0,), moon_options=tuple(MoonOption))
+    player = new_player(level)
+    # Early in the game: adding 26 to everyone else is better.
+    decision = player.decide(asking)
+    assert decision.move == ChooseMoon(0, MoonOption.ADD_TO_OTHERS)
+    # Adding 26 would end the game with a rival lower: subtract instead.
+    late = dataclasses.replace(asking, totals=(95, 50, 60, 80))
+    assert player.decide(late).move == ChooseMoon(0, MoonOption.SUBTRACT_FROM_SELF)
+
+
+def test_decide_refuses_a_view_that_asks_nothing() -> None:
+    game = Game(Rules.preset("no-passing"), seed=2)
+    idle = next(s for s in range(4) if s not in game.to_move)
+    with pytest.raises(ValueError, match="no decision"):
+        make_player("medium").decide(game.view(idle))
+
+
+def test_pass_is_the_right_size_for_every_level() -> None:
+    rules = Rules(pass_count=4, players=5)
+    game = Game(rules, seed=9)
+    for level in ALL_LEVELS:
+        move = new_player(level).decide(game.view(1)).move
+        assert isinstance(move, PassCards) and len(move.cards) == 4
+        assert game.is_legal(move)
