@@ -1,0 +1,31 @@
+"""The fast simulation core: numba-compiled legal moves, tricks, scoring, batch hands and rollouts.
+
+The kernels (:mod:`hearts.fast.kernels`) take the rules as the int array of
+:func:`rules_array` and a position as the state array of :func:`state_array`;
+the wrappers here take :class:`hearts.core.Rules` and :class:`hearts.core.HandState`.
+Compiled code is cached on disk (numba ``cache=True``), so only the very first
+use on a machine pays the compile. Without numba, or with ``NUMBA_DISABLE_JIT=1``,
+the same code runs as plain Python (see :data:`JIT_ENABLED`).
+
+Importing this package does not import numba's compiler until a kernel is first
+called... except that ``@njit`` needs numba itself, so keep ``import hearts.fast``
+inside the functions that use it (the CLI does).
+"""
+
+from hearts.fast._jit import HAVE_NUMBA, JIT_ENABLED
+from hearts.fast.bridge import (
+    GREEDY_EPS,
+    POLICIES,
+    HandResults,
+    rollout,
+    rollout_worlds,
+    rules_array,
+    simulate,
+    state_array,
+    warm_up,
+)
+
+__all__ = [
+    "GREEDY_EPS", "HAVE_NUMBA", "JIT_ENABLED", "POLICIES", "HandResults", "rollout", "rollout_worlds",
+    "rules_array", "simulate", "state_array", "warm_up",
+]  # fmt: skip

@@ -1,0 +1,227 @@
+"""The Python side of the fast core: rules and positions into kernel arrays, results back out.
+
+>>> from hearts.core import Rules
+>>> R = rules_array(Rules.preset("omnibus"))
+>>> int(R[k.R_PLAYERS]), int(R[k.R_BONUS_CARD]), int(R[k.R_BONUS_POINTS])
+(4, 35, -10)
+>>> result = simulate(Rules(), 200, policy="greedy", seed=1)
+>>> result.scores.shape, bool((result.scores.sum(axis=1) >= 0).all())
+((200, 4), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from hearts.core.cards import HEARTS, QS_BIT
+from hearts.core.hand import HandState, Phase
+from hearts.core.rules import MoonOption, MoonScoring, OpeningLead, Rules, TieRule
+from hearts.fast import kernels as k
+
+_MOON_CODES = {
+    MoonScoring.ADD_TO_OTHERS: k.MOON_ADD_TO_OTHERS,
+    MoonScoring.SHOOTER_CHOOSES: k.MOON_SHOOTER_CHOOSES,
+    MoonScoring.SUBTRACT_FROM_SHOOTER: k.MOON_SUBTRACT_FROM_SHOOTER,
+    MoonScoring.DISABLED: k.MOON_DISABLED,
+}
+
+#: Policy names accepted by :func:`simulate` and :func:`rollout`.
+POLICIES: dict[str, int] = {"random": k.POLICY_RANDOM, "greedy": k.POLICY_GREEDY}
+
+#: Default chance that the greedy policy plays (or passes) a random card instead: enough
+#: noise that rollouts from one position do not all play out the same way.
+GREEDY_EPS = 0.1
+
+
+def rules_array(rules: Rules) -> np.ndarray:
+    """The one mapping from :class:`Rules` to the kernels' int64 rules array (``R_*`` slots)."""
+    cycle = rules.pass_cycle or ()
+    R = np.zeros(k.RULES_BASE_SIZE + len(cycle), dtype=np.int64)
+    R[k.R_PLAYERS] = rules.players
+    R[k.R_IN_PLAY] = rules.in_play
+    R[k.R_HAND_SIZE] = rules.hand_size
+    R[k.R_OPENING_CARD] = int(rules.opening_card)
+    R[k.R_OPEN_ANY_CLUB] = int(rules.opening is OpeningLead.ANY_CLUB)
+    R[k.R_POINTS_FIRST_TRICK] = int(rules.points_on_first_trick)
+    R[k.R_BREAKERS] = HEARTS | (QS_BIT if rules.queen_breaks_hearts else 0)
+    R[k.R_BROKEN_AT_START] = int(not rules.hearts_must_be_broken)
+    R[k.R_HEART_LEAD_ONLY_QUEEN] = int(rules.heart_lead_with_only_queen)
+    R[k.R_HEART_POINTS] = rules.heart_points
+    R[k.R_QUEEN_POINTS] = rules.queen_points
+    R[k.R_BONUS_CARD] = -1 if rules.bonus_card is None else int(rules.bonus_card)
+    R[k.R_BONUS_POINTS] = rules.bonus_points
+    R[k.R_MOON] = _MOON_CODES[rules.moon]
+    R[k.R_MOON_POINTS] = rules.moon_points
+    R[k.R_PENALTY] = rules.penalty_mask
+    R[k.R_PASS_COUNT] = rules.pass_count
+    R[k.R_TARGET] = rules.target
+    R[k.R_TIES_PLAY_ON] = int(rules.ties is TieRule.PLAY_ON)
+    R[k.R_CYCLE_LEN] = len(cycle)
+    for i, direction in enumerate(cycle):
+        R[k.R_CYCLE + i] = direction.offset(rules.players)
+    return R
+
+
+def state_array(hand: HandState) -> np.ndarray:
+    """The kernels' state array of a hand in its play phase (e.g. a world from ``SeatView.world``)."""
+    if hand.phase is not Phase.PLAY:
+        raise ValueError(f"a kernel state needs a hand in the play phase, not the {hand.phase.value} phase")
+    n = hand.players
+    S = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    for s in range(n):
+        S[k.S_HANDS + s] = hand.hands[s]
+        S[k.S_TAKEN + s] = hand.taken[s]
+        S[k.S_POINTS + s] = hand.points[s]
+    S[k.S_LEADER] = hand.leader
+    S[k.S_TURN] = hand.turn
+    S[k.S_TRICK_LEN] = len(hand.trick)
+    mask = 0
+    for i, c in enumerate(hand.trick):
+        S[k.S_TRICK + i] = c
+        mask |= 1 << c
+    S[k.S_TRICK_MASK] = mask
+    S[k.S_TRICKS_DONE] = len(hand.tricks)
+    S[k.S_BROKEN] = int(hand.hearts_broken)
+    return S
+
+
+def _policies(policy: str | Sequence[str], players: int) -> np.ndarray:
+    names = [policy] * players if isinstance(policy, str) else list(policy)
+    if len(names) != players:
+        raise ValueError(f"{len(names)} policies for {players} seats: give one name or one per seat")
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+    return np.array([POLICIES[name] for name in names], dtype=np.int64)
+
+
+def _choice(option: MoonOption | str) -> int:
+    option = MoonOption(option)
+    return k.CHOICE_ADD_TO_OTHERS if option is MoonOption.ADD_TO_OTHERS else k.CHOICE_SUBTRACT_FROM_SELF
+
+
+def _seed(seed: int | None) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1)[0])
+    if not isinstance(seed, int) or not 0 <= seed < 2**32 - 2**16:
+        raise ValueError(f"seed must be a whole number from 0 to {2**32 - 2**16 - 1}, not {seed!r}")
+    return seed
+
+
+@dataclass(frozen=True)
+class HandResults:
+    """Per-hand results of a batch: ``scores[hand, seat]`` and ``shooters[hand]`` (-1: no moon)."""
+
+    scores: np.ndarray
+    shooters: np.ndarray
+
+    @property
+    def hands(self) -> int:
+        return int(self.scores.shape[0])
+
+    def mean_scores(self) -> np.ndarray:
+        return self.scores.mean(axis=0)
+
+    def moon_rate(self) -> float:
+        return float((self.shooters >= 0).mean()) if self.hands else 0.0
+
+
+def simulate(
+    rules: Rules,
+    hands: int,
+    policy: str | Sequence[str] = "random",
+    seed: int | None = None,
+    *,
+    first_hand: int = 0,
+    eps: float = GREEDY_EPS,
+    moon_choice: MoonOption | str = MoonOption.ADD_TO_OTHERS,
+    parallel: bool = False,
+    chunks: int = 64,
+) -> HandResults:
+    """Deal, pass, play and score ``hands`` random hands in compiled code.
+
+    ``policy`` is one name for every seat or one per seat (``random``, ``greedy``). Hand
+    ``i`` passes in the direction of hand number ``first_hand + i`` of the cycle. Where the
+    rules leave the moon to the shooter, ``moon_choice`` is applied and ``shooters`` says who
+    shot. With ``parallel`` the hands are split into ``chunks`` seeded runs over all cores
+    (the same seed and chunks give the same results).
+    """
+    if not isinstance(hands, int) or hands < 0:
+        raise ValueError(f"hands must be a whole number of at least 0, not {hands!r}")
+    R = rules_array(rules)
+    pol = _policies(policy, rules.players)
+    s = _seed(seed)
+    if parallel:
+        if not isinstance(chunks, int) or chunks < 1:
+            raise ValueError(f"chunks must be a whole number of at least 1, not {chunks!r}")
+        scores, shooters = k.simulate_hands_parallel(R, hands, pol, float(eps), s, first_hand, _choice(moon_choice), chunks)
+    else:
+        scores, shooters = k.simulate_hands(R, hands, pol, float(eps), s, first_hand, _choice(moon_choice))
+    return HandResults(scores, shooters)
+
+
+def rollout(
+    hand: HandState | np.ndarray,
+    seat: int,
+    policy: str | Sequence[str] = "greedy",
+    n: int = 100,
+    seed: int | None = None,
+    *,
+    rules: Rules | None = None,
+    eps: float = GREEDY_EPS,
+    moon_choice: MoonOption | str = MoonOption.ADD_TO_OTHERS,
+) -> np.ndarray:
+    """Play a determinized position to the end ``n`` times; return the mean hand score of every seat.
+
+    ``hand`` is a :class:`HandState` in its play phase (typically ``view.world(hands)``) or a
+    state array from :func:`state_array` (then ``rules`` is needed). ``seat`` is the seat the
+    search decides for: it must be the seat to play. The result is indexed by seat.
+    """
+    if isinstance(hand, HandState):
+        rules = hand.rules
+        S = state_array(hand)
+    else:
+        if rules is None:
+            raise ValueError("rollout from a state array needs the rules")
+        S = np.asarray(hand, dtype=np.int64)
+    if S[k.S_TURN] != seat:
+        raise ValueError(f"rollout for seat {seat}, but seat {int(S[k.S_TURN])} is to play")
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a whole number of at least 1, not {n!r}")
+    return k.rollout(S, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice))
+
+
+def rollout_worlds(
+    worlds: Sequence[HandState],
+    policy: str | Sequence[str] = "greedy",
+    n: int = 10,
+    seed: int | None = None,
+    *,
+    eps: float = GREEDY_EPS,
+    moon_choice: MoonOption | str = MoonOption.ADD_TO_OTHERS,
+) -> np.ndarray:
+    """:func:`rollout` for several determinizations of one position in one compiled call: means[world, seat]."""
+    if not worlds:
+        raise ValueError("rollout_worlds needs at least one world")
+    rules = worlds[0].rules
+    states = np.stack([state_array(w) for w in worlds])
+    return k.rollout_worlds(states, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice))
+
+
+def warm_up() -> None:
+    """Call every kernel once on tiny inputs, so compilation (or loading the disk cache) is paid now."""
+    rules = Rules()
+    simulate(rules, 1, "greedy", seed=0)
+    hand = HandState(rules, _fixed_deal(rules), 3)
+    rollout(hand, hand.turn, "greedy", 1, seed=0)
+
+
+def _fixed_deal(rules: Rules) -> list[int]:
+    """A fixed deal: card ``i`` to seat ``i % players``."""
+    hands = [0] * rules.players
+    for i, c in enumerate(c for c in range(52) if rules.in_play >> c & 1):
+        hands[i % rules.players] |= 1 << c
+    return hands

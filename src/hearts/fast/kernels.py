@@ -1,0 +1,690 @@
+"""The compiled hot path: legal moves, tricks, scoring, whole hands, batch simulation and rollouts.
+
+Everything here works on plain ``int64`` numbers and numpy arrays so that numba can
+compile it (see :mod:`hearts.fast._jit` for the guard that lets it run as plain
+Python too).  Cards are ``suit * 13 + rank - 2`` and sets of cards are 52-bit
+masks, exactly as in :mod:`hearts.core.cards`.
+
+The rules are not restated here: they come in as the int array built by
+:func:`hearts.fast.rules_array` from a :class:`hearts.core.Rules`, and each
+function below mirrors one method of :class:`hearts.core.HandState`
+(``legal_mask``, ``advance``, ``_score``...).  ``tests/test_fast_*.py`` replays
+every kernel move in the engine and checks the two agree card for card, for
+every rule option.
+
+A hand's state is an int64 array of :data:`STATE_SIZE` slots (``S_*`` below).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts.fast._jit import njit, prange
+from hearts.fast.bits import highest_card, lowest_card, popcount
+
+# -- the rules array (built by hearts.fast.bridge.rules_array) ---------------------------
+R_PLAYERS = 0
+R_IN_PLAY = 1  #: mask of the cards in play
+R_HAND_SIZE = 2
+R_OPENING_CARD = 3  #: the lowest club in play
+R_OPEN_ANY_CLUB = 4  #: 1: the opener may lead any club; 0: it must lead the opening card
+R_POINTS_FIRST_TRICK = 5  #: 1: penalty cards may be discarded on the first trick
+R_BREAKERS = 6  #: mask of the cards whose play breaks hearts (hearts, plus Q♠ under the house rule)
+R_BROKEN_AT_START = 7  #: 1 when hearts need not be broken (hearts may be led at any time)
+R_HEART_LEAD_ONLY_QUEEN = 8  #: 1: a hand of hearts and Q♠ may lead a heart before hearts break
+R_HEART_POINTS = 9
+R_QUEEN_POINTS = 10
+R_BONUS_CARD = 11  #: -1 for none
+R_BONUS_POINTS = 12
+R_MOON = 13  #: one of the MOON_* codes
+R_MOON_POINTS = 14
+R_PENALTY = 15  #: mask of the penalty cards in play (hearts and Q♠)
+R_PASS_COUNT = 16
+R_TARGET = 17
+R_TIES_PLAY_ON = 18  #: 1: tied lowest totals play on; 0: they share the win
+R_CYCLE_LEN = 19
+R_CYCLE = 20  #: R_CYCLE + i: the seat offset of the i-th pass of the cycle (0 = hold)
+RULES_BASE_SIZE = 20
+
+MOON_ADD_TO_OTHERS = 0
+MOON_SHOOTER_CHOOSES = 1
+MOON_SUBTRACT_FROM_SHOOTER = 2
+MOON_DISABLED = 3
+
+#: The shooter's answer where the moon is the shooter's choice (a kernel argument, not a rule).
+CHOICE_ADD_TO_OTHERS = 0
+CHOICE_SUBTRACT_FROM_SELF = 1
+
+# -- the state array -------------------------------------------------------------------------
+MAX_PLAYERS = 6
+S_HANDS = 0  #: S_HANDS + seat: the seat's cards
+S_TAKEN = 6  #: S_TAKEN + seat: the cards it has taken in tricks
+S_POINTS = 12  #: S_POINTS + seat: the penalty points it has taken
+S_LEADER = 18
+S_TURN = 19
+S_TRICK_LEN = 20
+S_TRICK = 21  #: S_TRICK + i: the i-th card of the trick in progress
+S_TRICKS_DONE = 27
+S_BROKEN = 28
+S_TRICK_MASK = 29  #: the cards of the trick in progress
+STATE_SIZE = 32
+
+# -- policies --------------------------------------------------------------------------------
+POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
+POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
+
+SUIT = 0x1FFF
+CLUBS = SUIT
+HEARTS = SUIT << 39
+QUEEN_OF_SPADES = 2 * 13 + 10
+QS_BIT = 1 << QUEEN_OF_SPADES
+
+#: Slots of a trace: the dealt hands, the passes, then (legal mask, card) per play.
+TRACE_PASSED = MAX_PLAYERS
+TRACE_PLAYS = 2 * MAX_PLAYERS
+TRACE_SIZE = TRACE_PLAYS + 2 * 52
+
+
+# -- bits ------------------------------------------------------------------------------------
+
+
+@njit
+def draw(count: int) -> int:
+    """A random whole number in ``[0, count)`` for ``count`` below 2**31, from ``np.random``.
+
+    One 32-bit draw scaled by a multiply and shift: about twice as fast as
+    ``np.random.randint(0, count)`` in compiled code, with a bias below count / 2**32 (under
+    one part in 80 million for a 52-card deck).
+    """
+    return (np.random.randint(0, 2**32) * count) >> 32
+
+
+@njit
+def nth_card(mask: int, n: int) -> int:
+    """The ``n``-th lowest card (from 0) of a mask holding more than ``n`` cards.
+
+    A binary search on bit counts without data-dependent branches (selects, not jumps): a
+    loop that clears ``n`` low bits mispredicts its exit on nearly every random choice.
+    """
+    pos = 0
+    for width in (32, 16, 8, 4, 2, 1):
+        c = popcount(mask & ((1 << width) - 1))
+        step = width if n >= c else 0
+        n -= c if n >= c else 0
+        mask >>= step
+        pos += step
+    return pos
+
+
+@njit
+def random_card(mask: int) -> int:
+    """A uniformly random card of a non-empty mask."""
+    if mask & (mask - 1) == 0:
+        return lowest_card(mask)
+    return nth_card(mask, draw(popcount(mask)))
+
+
+# -- the rules of play (each mirrors a HandState method) ----------------------------------
+
+
+@njit
+def reset_state(S: np.ndarray, R: np.ndarray) -> None:
+    """Clear everything but the hands: the state of a hand just dealt (HandState.__init__)."""
+    for s in range(MAX_PLAYERS):
+        S[S_TAKEN + s] = 0
+        S[S_POINTS + s] = 0
+    S[S_LEADER] = 0
+    S[S_TURN] = 0
+    S[S_TRICK_LEN] = 0
+    S[S_TRICKS_DONE] = 0
+    S[S_BROKEN] = R[R_BROKEN_AT_START]
+    S[S_TRICK_MASK] = 0
+
+
+@njit
+def pass_offset(R: np.ndarray, hand_number: int) -> int:
+    """Seats forward to the receiver of each pass in hand ``hand_number`` (0: a hold hand)."""
+    return R[R_CYCLE + hand_number % R[R_CYCLE_LEN]]
+
+
+@njit
+def exchange(S: np.ndarray, R: np.ndarray, passed: np.ndarray, offset: int) -> None:
+    """Take every seat's pass out of its hand and give it to the seat ``offset`` ahead (HandState._exchange)."""
+    n = R[R_PLAYERS]
+    for s in range(n):
+        S[S_HANDS + s] &= ~passed[s]
+    for s in range(n):
+        S[S_HANDS + (s + offset) % n] |= passed[s]
+
+
+@njit
+def start_play(S: np.ndarray, R: np.ndarray) -> None:
+    """The holder of the opening card leads the first trick (HandState._start_play)."""
+    opening = R[R_OPENING_CARD]
+    for s in range(R[R_PLAYERS]):
+        if (S[S_HANDS + s] >> opening) & 1:
+            S[S_LEADER] = s
+            S[S_TURN] = s
+
+
+@njit
+def legal_of(hand: int, trick_len: int, led: int, tricks_done: int, broken: int, R: np.ndarray) -> int:
+    """The cards a seat holding ``hand`` may play (HandState.legal_mask): the one statement of the rules
+    of play here. ``led`` is the led suit (ignored when the trick is empty)."""
+    if trick_len > 0:
+        follow = hand & (SUIT << (13 * led))
+        if follow:
+            return follow
+        if tricks_done == 0 and R[R_POINTS_FIRST_TRICK] == 0:
+            safe = hand & ~R[R_PENALTY]
+            return safe if safe else hand
+        return hand
+    if tricks_done == 0:
+        if R[R_OPEN_ANY_CLUB] == 0:
+            return 1 << R[R_OPENING_CARD]
+        return hand & CLUBS
+    if broken:
+        return hand
+    others = hand & ~HEARTS
+    if others == 0 or (others == QS_BIT and R[R_HEART_LEAD_ONLY_QUEEN]):
+        return hand
+    return others
+
+
+@njit
+def legal_mask(S: np.ndarray, R: np.ndarray) -> int:
+    """The cards the seat to play may play in position ``S``."""
+    return legal_of(S[S_HANDS + S[S_TURN]], S[S_TRICK_LEN], S[S_TRICK] // 13, S[S_TRICKS_DONE], S[S_BROKEN], R)
+
+
+@njit
+def beats(card: int, best: int) -> bool:
+    """Whether ``card`` takes the lead of a trick from ``best``: a higher card of the same suit
+    (``best`` is always of the led suit, so this is "highest card of the led suit wins")."""
+    return card > best and card // 13 == best // 13
+
+
+@njit
+def trick_points(mask: int, R: np.ndarray) -> int:
+    """Penalty points in a set of cards (HandState._trick_points)."""
+    points = popcount(mask & HEARTS) * R[R_HEART_POINTS]
+    if mask & QS_BIT:
+        points += R[R_QUEEN_POINTS]
+    return points
+
+
+@njit
+def take_trick(S: np.ndarray, R: np.ndarray, winner: int, mask: int) -> None:
+    """``winner`` takes the finished trick ``mask`` and leads the next (end of HandState.advance)."""
+    S[S_TAKEN + winner] |= mask
+    if mask & R[R_PENALTY]:
+        S[S_POINTS + winner] += trick_points(mask, R)
+    S[S_TRICKS_DONE] += 1
+    S[S_TRICK_LEN] = 0
+    S[S_TRICK_MASK] = 0
+    S[S_LEADER] = winner
+    S[S_TURN] = winner
+
+
+@njit
+def advance(S: np.ndarray, R: np.ndarray, card: int) -> int:
+    """Play a card known to be legal (HandState.advance); return the trick's winner or -1.
+
+    The step-by-step form, for callers that choose each card themselves; :func:`play_out`
+    is the same rules in one loop.
+    """
+    n = R[R_PLAYERS]
+    seat = S[S_TURN]
+    bit = 1 << card
+    S[S_HANDS + seat] ^= bit
+    if bit & R[R_BREAKERS]:
+        S[S_BROKEN] = 1
+    i = S[S_TRICK_LEN]
+    S[S_TRICK + i] = card
+    S[S_TRICK_LEN] = i + 1
+    S[S_TRICK_MASK] |= bit
+    if i + 1 < n:
+        S[S_TURN] = seat + 1 if seat + 1 < n else 0
+        return -1
+    best = S[S_TRICK]
+    best_i = 0
+    for j in range(1, n):
+        if beats(S[S_TRICK + j], best):
+            best = S[S_TRICK + j]
+            best_i = j
+    winner = S[S_LEADER] + best_i
+    if winner >= n:
+        winner -= n
+    take_trick(S, R, winner, S[S_TRICK_MASK])
+    return winner
+
+
+@njit
+def score_hand(S: np.ndarray, R: np.ndarray, moon_choice: int, scores: np.ndarray) -> int:
+    """Write the finished hand's scores into ``scores``; return the shooter or -1 (HandState._score/_finish).
+
+    Where the moon is the shooter's choice, ``moon_choice`` (CHOICE_*) is the answer applied;
+    the choice itself belongs to a player, so callers that care read the returned shooter.
+    """
+    n = R[R_PLAYERS]
+    penalty = R[R_PENALTY]
+    moon = R[R_MOON]
+    shooter = -1
+    if moon != MOON_DISABLED:
+        for s in range(n):
+            if S[S_TAKEN + s] & penalty == penalty:
+                shooter = s
+    if shooter < 0:
+        for s in range(n):
+            scores[s] = S[S_POINTS + s]
+    else:
+        value = R[R_MOON_POINTS]
+        add = moon == MOON_ADD_TO_OTHERS or (moon == MOON_SHOOTER_CHOOSES and moon_choice == CHOICE_ADD_TO_OTHERS)
+        for s in range(n):
+            if add:
+                scores[s] = 0 if s == shooter else value
+            else:
+                scores[s] = -value if s == shooter else 0
+    bonus = R[R_BONUS_CARD]
+    if bonus >= 0:
+        for s in range(n):
+            if (S[S_TAKEN + s] >> bonus) & 1:
+                scores[s] += R[R_BONUS_POINTS]
+    return shooter
+
+
+# -- policies ------------------------------------------------------------------------------
+
+
+@njit
+def _highest_rank(mask: int, avoid: int) -> int:
+    """The card of highest rank in ``mask`` (suits in order on a tie), leaving ``avoid`` to the last."""
+    if mask & ~avoid:
+        mask &= ~avoid
+    for r in range(12, -1, -1):
+        for s in range(4):
+            if (mask >> (s * 13 + r)) & 1:
+                return s * 13 + r
+    return -1
+
+
+@njit
+def _lowest_rank(mask: int) -> int:
+    for r in range(13):
+        for s in range(4):
+            if (mask >> (s * 13 + r)) & 1:
+                return s * 13 + r
+    return -1
+
+
+@njit
+def greedy_card(S: np.ndarray, R: np.ndarray, legal: int, trick_len: int, best: int, eps: float) -> int:
+    """A simple heuristic card, or with probability ``eps`` a random legal one.
+
+    ``best`` is the card winning the trick in progress so far (of ``trick_len`` cards).
+    Following suit: the highest card that still loses to the trick (duck); when it cannot
+    duck, the last seat plays its highest card (keeping Q♠ back if it can) and an earlier
+    seat its lowest. Void: dump Q♠, then the highest heart, then the highest card (keeping
+    the bonus card). Leading: the lowest-ranked legal card.
+    """
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    if legal & (legal - 1) == 0:
+        return lowest_card(legal)
+    if trick_len == 0:
+        return _lowest_rank(legal)
+    if legal & (SUIT << (13 * (best // 13))):
+        under = legal & ((1 << best) - 1)
+        if under:
+            return highest_card(under)
+        if trick_len == R[R_PLAYERS] - 1:
+            return highest_card(legal & ~QS_BIT) if legal & ~QS_BIT else QUEEN_OF_SPADES
+        return lowest_card(legal & ~QS_BIT if legal & ~QS_BIT else legal)
+    if legal & QS_BIT:
+        return QUEEN_OF_SPADES
+    if legal & HEARTS:
+        return highest_card(legal & HEARTS)
+    bonus = R[R_BONUS_CARD]
+    return _highest_rank(legal, (1 << bonus) if bonus >= 0 else 0)
+
+
+@njit
+def choose_card(S: np.ndarray, R: np.ndarray, legal: int, trick_len: int, best: int, policy: int, eps: float) -> int:
+    """The card ``policy`` plays from ``legal`` (the trick in progress as in :func:`greedy_card`)."""
+    if policy == POLICY_GREEDY:
+        return greedy_card(S, R, legal, trick_len, best, eps)
+    return random_card(legal)
+
+
+@njit
+def _pass_danger(card: int, bonus: int) -> int:
+    """How much a seat wants to be rid of ``card`` when passing (greedy pass)."""
+    rank = card % 13
+    suit = card // 13
+    d = rank
+    if card == QUEEN_OF_SPADES:
+        d += 40
+    elif suit == 2 and rank > 10:
+        d += 30  # A♠ and K♠ catch Q♠
+    elif suit == 3:
+        d += 13
+    if card == bonus:
+        d -= 40
+    return d
+
+
+@njit
+def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
+    """The mask of ``R[R_PASS_COUNT]`` cards that ``policy`` passes from ``hand``."""
+    out = 0
+    left = hand
+    bonus = R[R_BONUS_CARD]
+    for _ in range(R[R_PASS_COUNT]):
+        if policy != POLICY_GREEDY or (eps > 0.0 and np.random.random() < eps):
+            c = random_card(left)
+        else:
+            c = -1
+            best = -1000
+            m = left
+            while m:
+                x = lowest_card(m)
+                m &= m - 1
+                d = _pass_danger(x, bonus)
+                if d > best:
+                    best = d
+                    c = x
+        out |= 1 << c
+        left &= ~(1 << c)
+    return out
+
+
+# -- whole hands -----------------------------------------------------------------------------
+
+
+@njit
+def fill_deck(R: np.ndarray, deck: np.ndarray) -> None:
+    """Put the cards in play into ``deck`` (52 slots) in order, for :func:`deal` to shuffle."""
+    size = 0
+    m = R[R_IN_PLAY]
+    while m:
+        deck[size] = lowest_card(m)
+        m &= m - 1
+        size += 1
+
+
+@njit
+def deal(S: np.ndarray, R: np.ndarray, deck: np.ndarray) -> None:
+    """Shuffle ``deck`` in place and deal it one card at a time, seat 0 first (like core.hand.deal_cards).
+
+    ``deck`` holds the cards in play (from :func:`fill_deck`) in any order: a uniform
+    shuffle of any order is a uniform shuffle, so it is filled once per batch, not per hand.
+    """
+    n = R[R_PLAYERS]
+    size = R[R_HAND_SIZE] * n
+    for i in range(size - 1, 0, -1):
+        j = draw(i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    for s in range(MAX_PLAYERS):
+        S[S_HANDS + s] = 0
+    for i in range(size):
+        S[S_HANDS + i % n] |= 1 << deck[i]
+    reset_state(S, R)
+
+
+@njit
+def play_out(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, trace: np.ndarray) -> None:
+    """Play every remaining card of the hand with each seat's policy, in place.
+
+    The same rules as :func:`advance` (``legal_of``, ``beats``, ``take_trick``) with the trick in
+    progress kept in local variables: about twice as fast as calling ``advance`` per card.
+    When ``trace`` is non-empty each (legal mask, card) is logged for the tests' replay.
+    """
+    tracing = trace.shape[0] > 0
+    n = R[R_PLAYERS]
+    total = R[R_HAND_SIZE]
+    breakers = R[R_BREAKERS]
+    # The trick in progress, if the position starts mid-trick.
+    tl = S[S_TRICK_LEN]
+    tmask = S[S_TRICK_MASK]
+    best = S[S_TRICK]
+    best_seat = S[S_LEADER]
+    for j in range(1, tl):
+        if beats(S[S_TRICK + j], best):
+            best = S[S_TRICK + j]
+            best_seat = (S[S_LEADER] + j) % n
+    turn = S[S_TURN]
+    done = S[S_TRICKS_DONE]
+    broken = S[S_BROKEN]
+    while done < total:
+        legal = legal_of(S[S_HANDS + turn], tl, best // 13, done, broken, R)
+        if policies[turn] == POLICY_RANDOM:
+            card = random_card(legal)
+        else:
+            card = greedy_card(S, R, legal, tl, best, eps)
+        if tracing:
+            k = TRACE_PLAYS + 2 * (done * n + tl)
+            trace[k] = legal
+            trace[k + 1] = card
+        bit = 1 << card
+        S[S_HANDS + turn] ^= bit
+        if bit & breakers:
+            broken = 1
+        tmask |= bit
+        if tl == 0:
+            best = card
+            best_seat = turn
+        elif beats(card, best):
+            best = card
+            best_seat = turn
+        tl += 1
+        if tl < n:
+            turn = turn + 1 if turn + 1 < n else 0
+            continue
+        take_trick(S, R, best_seat, tmask)
+        done += 1
+        tl = 0
+        tmask = 0
+        turn = best_seat
+    S[S_BROKEN] = broken
+
+
+@njit
+def play_hand(
+    S: np.ndarray,
+    R: np.ndarray,
+    hand_number: int,
+    policies: np.ndarray,
+    eps: float,
+    moon_choice: int,
+    scores: np.ndarray,
+    deck: np.ndarray,
+    passed: np.ndarray,
+    trace: np.ndarray,
+) -> int:
+    """Deal, pass, play and score one whole hand; return the shooter or -1.
+
+    ``deck`` holds the cards in play (:func:`fill_deck`; it is reshuffled in place) and
+    ``passed`` (MAX_PLAYERS) is scratch; ``trace`` (TRACE_SIZE, or
+    empty) receives the deal, the passes and every (legal mask, card) for the tests' replay.
+    """
+    n = R[R_PLAYERS]
+    deal(S, R, deck)
+    tracing = trace.shape[0] > 0
+    if tracing:
+        for s in range(n):
+            trace[s] = S[S_HANDS + s]
+    offset = pass_offset(R, hand_number)
+    for s in range(MAX_PLAYERS):
+        passed[s] = 0
+    if offset != 0:
+        for s in range(n):
+            passed[s] = choose_pass(S[S_HANDS + s], R, policies[s], eps)
+        exchange(S, R, passed, offset)
+    if tracing:
+        for s in range(n):
+            trace[TRACE_PASSED + s] = passed[s]
+    start_play(S, R)
+    play_out(S, R, policies, eps, trace)
+    return score_hand(S, R, moon_choice, scores)
+
+
+@njit
+def simulate_hands(
+    R: np.ndarray,
+    n_hands: int,
+    policies: np.ndarray,
+    eps: float,
+    seed: int,
+    first_hand: int,
+    moon_choice: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``n_hands`` random deals (hand numbers ``first_hand``... for the pass cycle).
+
+    Returns (scores[n_hands, players], shooter[n_hands] with -1 for none).
+    """
+    np.random.seed(seed)
+    n = R[R_PLAYERS]
+    scores = np.zeros((n_hands, n), dtype=np.int64)
+    shooters = np.empty(n_hands, dtype=np.int64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    fill_deck(R, deck)
+    passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    no_trace = np.zeros(0, dtype=np.int64)
+    for h in range(n_hands):
+        shooters[h] = play_hand(S, R, first_hand + h, policies, eps, moon_choice, row, deck, passed, no_trace)
+        for s in range(n):
+            scores[h, s] = row[s]
+    return scores, shooters
+
+
+@njit(parallel=True)
+def simulate_hands_parallel(
+    R: np.ndarray,
+    n_hands: int,
+    policies: np.ndarray,
+    eps: float,
+    seed: int,
+    first_hand: int,
+    moon_choice: int,
+    chunks: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`simulate_hands` split into ``chunks`` independently seeded runs spread over the cores.
+
+    Chunk ``c`` seeds its thread's generator with ``seed + c`` before it starts, so the result
+    depends on ``seed`` and ``chunks`` only, never on how threads pick up chunks.
+    """
+    n = R[R_PLAYERS]
+    scores = np.zeros((n_hands, n), dtype=np.int64)
+    shooters = np.empty(n_hands, dtype=np.int64)
+    per = (n_hands + chunks - 1) // chunks
+    for c in prange(chunks):
+        lo = c * per
+        hi = min(n_hands, lo + per)
+        if lo >= hi:
+            continue
+        np.random.seed(seed + c)
+        S = np.zeros(STATE_SIZE, dtype=np.int64)
+        deck = np.zeros(52, dtype=np.int64)
+        fill_deck(R, deck)
+        passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        no_trace = np.zeros(0, dtype=np.int64)
+        for h in range(lo, hi):
+            shooters[h] = play_hand(S, R, first_hand + h, policies, eps, moon_choice, row, deck, passed, no_trace)
+            for s in range(n):
+                scores[h, s] = row[s]
+    return scores, shooters
+
+
+@njit
+def rollout(
+    S0: np.ndarray,
+    R: np.ndarray,
+    policies: np.ndarray,
+    eps: float,
+    n: int,
+    seed: int,
+    moon_choice: int,
+) -> np.ndarray:
+    """Play the position ``S0`` to the end ``n`` times; return each seat's mean hand score.
+
+    ``S0`` is left unchanged. Scores include the moon and the bonus card, as the hand's
+    final score would.
+    """
+    np.random.seed(seed)
+    players = R[R_PLAYERS]
+    total = np.zeros(players, dtype=np.float64)
+    S = np.empty_like(S0)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    no_trace = np.zeros(0, dtype=np.int64)
+    for _ in range(n):
+        S[:] = S0
+        play_out(S, R, policies, eps, no_trace)
+        score_hand(S, R, moon_choice, row)
+        for s in range(players):
+            total[s] += row[s]
+    return total / max(n, 1)
+
+
+@njit
+def rollout_worlds(
+    worlds: np.ndarray,
+    R: np.ndarray,
+    policies: np.ndarray,
+    eps: float,
+    n: int,
+    seed: int,
+    moon_choice: int,
+) -> np.ndarray:
+    """:func:`rollout` for each row of ``worlds`` (one determinized state per row), in one call.
+
+    Returns means[len(worlds), players]; one generator stream runs through all worlds.
+    """
+    np.random.seed(seed)
+    players = R[R_PLAYERS]
+    out = np.zeros((worlds.shape[0], players), dtype=np.float64)
+    S = np.empty(STATE_SIZE, dtype=np.int64)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    no_trace = np.zeros(0, dtype=np.int64)
+    for w in range(worlds.shape[0]):
+        for _ in range(n):
+            S[:] = worlds[w]
+            play_out(S, R, policies, eps, no_trace)
+            score_hand(S, R, moon_choice, row)
+            for s in range(players):
+                out[w, s] += row[s]
+    return out / max(n, 1)
+
+
+@njit
+def play_out_traced(
+    S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, seed: int, moon_choice: int, trace: np.ndarray
+) -> np.ndarray:
+    """Play ``S`` to the end in place, logging into ``trace``; return the scores with the shooter last.
+
+    For the tests: it checks rollouts from a position built off a live HandState.
+    """
+    np.random.seed(seed)
+    play_out(S, R, policies, eps, trace)
+    row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
+    row[MAX_PLAYERS] = score_hand(S, R, moon_choice, row)
+    return row
+
+
+@njit
+def play_hand_traced(
+    R: np.ndarray, hand_number: int, policies: np.ndarray, eps: float, seed: int, moon_choice: int, trace: np.ndarray
+) -> np.ndarray:
+    """One seeded whole hand with its trace; return the scores with the shooter last (for the tests)."""
+    np.random.seed(seed)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    fill_deck(R, deck)
+    passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
+    row[MAX_PLAYERS] = play_hand(S, R, hand_number, policies, eps, moon_choice, row, deck, passed, trace)
+    return row
