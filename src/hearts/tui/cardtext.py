@@ -19,10 +19,11 @@ from rich.text import Text
 
 from hearts.core import Card, CardParseError, Suit
 
-#: Suit colours of the usual two-colour deck: black suits in the default text colour, red ones red.
-TWO_COLOUR = {Suit.CLUBS: "bright_white", Suit.DIAMONDS: "bright_red", Suit.SPADES: "bright_white", Suit.HEARTS: "bright_red"}
+# Colours are hex: Textual reads Rich's style strings but not Rich's extended colour names.
+#: Suit colours of the usual two-colour deck on a dark background: black suits white, red ones red.
+TWO_COLOUR = {Suit.CLUBS: "#f2f2f2", Suit.DIAMONDS: "#ff6b6b", Suit.SPADES: "#f2f2f2", Suit.HEARTS: "#ff6b6b"}
 #: The four-colour deck (as in many online card rooms): clubs green, diamonds blue.
-FOUR_COLOUR = {Suit.CLUBS: "bright_green", Suit.DIAMONDS: "bright_cyan", Suit.SPADES: "bright_white", Suit.HEARTS: "bright_red"}
+FOUR_COLOUR = {Suit.CLUBS: "#6bdc6b", Suit.DIAMONDS: "#6bb6ff", Suit.SPADES: "#f2f2f2", Suit.HEARTS: "#ff6b6b"}
 
 
 def suit_colour(suit: Suit, four_colour: bool = False) -> str:

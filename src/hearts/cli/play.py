@@ -1,0 +1,108 @@
+"""``hearts play``: a game of Hearts in the terminal against computer players (Textual).
+
+Every rule option of the engine is a flag here (``hearts play --help``); a preset
+gives the starting point and flags override it. ``--resume`` continues the game
+saved after every move.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+RULES_HELP = "Rules (override the preset)"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("play")
+    def play_command(
+        preset: str = typer.Option("standard", "--preset", "-p", help="Rule preset ('hearts rules list' shows them)."),
+        seats: int = typer.Option(None, "--seats", "--players", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP),
+        opponents: str = typer.Option("medium", "--opponents", "-o", help="Computer levels, one per seat clockwise from your left, comma-separated; the last repeats (e.g. 'medium' or 'easy,hard,expert')."),
+        target: int = typer.Option(None, "--target", help="The game ends when a total reaches this.", rich_help_panel=RULES_HELP),
+        seed: int = typer.Option(None, "--seed", help="Seed of the deals (the same seed deals the same cards)."),
+        name: str = typer.Option("You", "--name", help="Your name at the table."),
+        speed: str = typer.Option(None, "--speed", help="How fast the computer players move: instant, fast, normal or slow."),
+        four_colour: bool = typer.Option(None, "--four-colour/--two-colour", help="Four-colour deck (clubs green, diamonds blue)."),
+        resume: bool = typer.Option(False, "--resume", help="Continue the game saved when you last quit (or crashed)."),
+        think: float = typer.Option(None, "--think", help="Seconds each computer player may think per move (default: the level's own)."),
+        hint_level: str = typer.Option("expert", "--hint-level", help="The level whose advice the hint key gives."),
+        save_file: Path = typer.Option(None, "--save-file", help="Where the game in progress is saved (default: your user data folder)."),
+        pass_cycle: str = typer.Option(None, "--pass-cycle", help="standard, left, no-hold, none, or directions such as 'left,right,across,hold'.", rich_help_panel=RULES_HELP),
+        pass_count: int = typer.Option(None, "--pass-count", help="Cards passed each hand.", rich_help_panel=RULES_HELP),
+        removed: str = typer.Option(None, "--removed", help="Cards taken out of the deck, e.g. '2D 2C' (default: what the player count needs).", rich_help_panel=RULES_HELP),
+        opening: str = typer.Option(None, "--opening", help="lowest-club (the 2♣ leads) or any-club.", rich_help_panel=RULES_HELP),
+        points_on_first_trick: bool = typer.Option(None, "--points-on-first-trick/--no-points-on-first-trick", help="May hearts and Q♠ fall on the first trick?", rich_help_panel=RULES_HELP),
+        hearts_must_be_broken: bool = typer.Option(None, "--hearts-must-be-broken/--hearts-any-time", help="Must hearts be broken before one is led?", rich_help_panel=RULES_HELP),
+        queen_breaks_hearts: bool = typer.Option(None, "--queen-breaks-hearts/--queen-does-not-break-hearts", help="Does Q♠ break hearts (house rule)?", rich_help_panel=RULES_HELP),
+        heart_lead_with_only_queen: bool = typer.Option(None, "--heart-lead-with-only-queen/--queen-lead-with-only-queen", help="Holding only hearts and Q♠, may a heart be led?", rich_help_panel=RULES_HELP),
+        heart_points: int = typer.Option(None, "--heart-points", help="Points per heart.", rich_help_panel=RULES_HELP),
+        queen_points: int = typer.Option(None, "--queen-points", help="Points for Q♠.", rich_help_panel=RULES_HELP),
+        bonus_card: str = typer.Option(None, "--bonus-card", help="Omnibus bonus card, e.g. JD or 10D ('none' for no bonus).", rich_help_panel=RULES_HELP),
+        bonus_points: int = typer.Option(None, "--bonus-points", help="What the bonus card scores (e.g. -10).", rich_help_panel=RULES_HELP),
+        moon: str = typer.Option(None, "--moon", help="add-to-others, shooter-chooses, subtract-from-shooter or disabled.", rich_help_panel=RULES_HELP),
+        ties: str = typer.Option(None, "--ties", help="share (tied lowest seats share the win) or play-on.", rich_help_panel=RULES_HELP),
+    ) -> None:
+        """Play Hearts in the terminal: you against computer players, all keyboard (mouse too)."""
+        from hearts.core import HeartsError, Rules
+        from hearts.tui.session import SPEEDS, SaveError, Session, Settings, default_save_path, resolve_level
+
+        def fail(message: str) -> None:
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(2)
+
+        if speed is not None and speed not in SPEEDS:
+            fail(f"unknown speed {speed!r}: choose one of {', '.join(SPEEDS)}")
+        path = save_file or default_save_path()
+        rule_flags = {
+            "players": seats, "target": target, "pass_count": pass_count, "opening": opening,
+            "points_on_first_trick": points_on_first_trick, "hearts_must_be_broken": hearts_must_be_broken,
+            "queen_breaks_hearts": queen_breaks_hearts, "heart_lead_with_only_queen": heart_lead_with_only_queen,
+            "heart_points": heart_points, "queen_points": queen_points, "bonus_points": bonus_points,
+            "moon": moon, "ties": ties,
+        }  # fmt: skip
+        overrides = {k: v for k, v in rule_flags.items() if v is not None}
+        if pass_cycle is not None:
+            overrides["pass_cycle"] = pass_cycle if "," not in pass_cycle else tuple(d.strip() for d in pass_cycle.split(","))
+        if removed is not None:
+            overrides["removed"] = tuple(removed.replace(",", " ").split())
+        if bonus_card is not None:
+            overrides["bonus_card"] = None if bonus_card.lower() == "none" else bonus_card
+
+        if resume:
+            if overrides or preset != "standard" or seed is not None:
+                typer.echo("note: --resume plays on with the saved game's rules and seed; rule flags are ignored", err=True)
+            table = {k: v for k, v in {"speed": speed, "four_colour": four_colour}.items() if v is not None}
+            try:
+                session = Session.resume(path, table)
+            except SaveError as exc:
+                fail(str(exc))
+        else:
+            try:
+                rules = Rules.preset(preset, **overrides)
+            except HeartsError as exc:
+                fail(str(exc))
+            except (TypeError, ValueError) as exc:
+                fail(f"bad rule option: {exc}")
+            levels = tuple(level.strip() for level in opponents.split(",") if level.strip()) or ("medium",)
+            if len(levels) > rules.players - 1:
+                fail(f"{len(levels)} opponent levels for {rules.players - 1} computer seats")
+            try:
+                for level in (*levels, hint_level):
+                    resolve_level(level)
+            except ValueError as exc:
+                fail(str(exc))
+            settings = Settings(name=name, opponents=levels, speed=speed or "normal",
+                                four_colour=bool(four_colour), hint_level=hint_level, think=think)
+            if path.exists():
+                # Starting afresh must not silently lose an unfinished game: keep it beside the new one.
+                path.replace(path.with_name("previous-game.json"))
+            session = Session.new(rules, settings, seed=seed, save_path=path)
+
+        from hearts.tui.app import HeartsApp, save_hint
+
+        HeartsApp(session).run()
+        message = save_hint(session.save_path)
+        if message:
+            typer.echo(message)
