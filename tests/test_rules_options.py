@@ -107,6 +107,7 @@ def test_removed_cards_are_an_option() -> None:
         ({"bonus_points": None}, "bonus_points must be a whole number"),
         ({"heart_points": -1}, "cannot be negative"),
         ({"queen_points": -13}, "cannot be negative"),
+        ({"heart_points": 0, "queen_points": 0}, "cannot both be 0"),
         ({"target": 0}, "target must be positive"),
         ({"target": True}, "target must be a whole number"),
         ({"bonus_card": "QS"}, "bonus card QS is a penalty card"),

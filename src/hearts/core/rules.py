@@ -223,6 +223,9 @@ class Rules:
                 raise RulesError(f"{name} must be a whole number, not {getattr(self, name)!r}")
         if self.heart_points < 0 or self.queen_points < 0:
             raise RulesError("heart_points and queen_points cannot be negative: points are penalties")
+        if self.heart_points == 0 and self.queen_points == 0:
+            # Nothing would ever be scored, so no total could reach the target: the game would never end.
+            raise RulesError("heart_points and queen_points cannot both be 0: no total could ever reach the target")
         if self.target <= 0:
             raise RulesError(f"target must be positive, not {self.target}")
         _set(self, "in_play", in_play)
