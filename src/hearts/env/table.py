@@ -11,15 +11,15 @@ plays come from the engine, and every pass, play and moon choice is applied
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hearts.core import (
     CARDS,
-    ChooseMoon,
     CardSet,
+    ChooseMoon,
     Game,
     HandState,
     IllegalMoveError,
@@ -276,7 +276,7 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-def observation_space(players: int) -> "gymnasium.spaces.Dict":
+def observation_space(players: int) -> gymnasium.spaces.Dict:
     """The observation space of one agent: the encoded view and the action mask."""
     from gymnasium import spaces
 
