@@ -1,0 +1,179 @@
+"""The players' ladder: each level against the one below, 2-against-2 duplicate.
+
+    python benchmarks/bench_ladder.py                        # the full ladder: 1,000 deals a rung
+    python benchmarks/bench_ladder.py --deals 100 --budget 0.05 --rungs hard:medium --jobs 2
+
+A rung ``upper:lower`` is a duplicate tournament of single-hand deals (``hearts.sim.tournament``):
+every deal is played at two tables, the upper level in seats 0 and 2 then in seats 1 and 3. The
+figure is the upper level's payoff per seat-deal (the mean of the other seats' points minus its
+own; zero-sum, so the lower level's is its negative) with its 95% interval over deals, and each
+side's seconds per decision. Targets: medium beats random by far (≥ +3), hard beats medium by at
+least +1.5, expert beats hard (> 0). A target is *met* when the whole interval clears it, *missed*
+when the whole interval is below it, and otherwise *not shown* at this many deals.
+
+``--budget`` is the seconds per decision of the searching players (hard and expert; the others
+ignore it); without it each level uses its own default (hard 0.3 s, expert 1 s). ``--write-docs``
+replaces the "## Ladder results" section of docs/players.md and docs/tournaments.md with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hearts.players.registry import LEVELS
+from hearts.sim.tournament import TournamentConfig, default_jobs, run_tournament
+
+#: Each rung: (upper, lower, the payoff the upper level should clear).
+RUNGS: list[tuple[str, str, float]] = [
+    ("easy", "random", 0.0),
+    ("medium", "easy", 0.0),
+    ("medium", "random", 3.0),
+    ("hard", "medium", 1.5),
+    ("expert", "hard", 0.0),
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "docs" / "players.md", ROOT / "docs" / "tournaments.md"]
+HEADING = "## Ladder results"
+
+
+def verdict(low: float, high: float, target: float) -> str:
+    if low > target:
+        return "met"
+    if high < target:
+        return "missed"
+    return "not shown"
+
+
+def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.Namespace) -> dict[str, object]:
+    config = TournamentConfig((upper, lower), hands=deals, games=0, seed=args.seed, budget=args.budget)
+    start = time.perf_counter()
+    result = run_tournament(config, jobs=args.jobs)
+    wall = time.perf_counter() - start
+    up, down = result.figures()
+    return {
+        "upper": upper,
+        "lower": lower,
+        "target": target,
+        "deals": deals,
+        "payoff": up.payoff.mean,
+        "ci_low": up.payoff.low,
+        "ci_high": up.payoff.high,
+        "points_upper": up.points.mean,
+        "points_lower": down.points.mean,
+        "moons_upper": up.moons_made.mean,
+        "moons_lower": down.moons_made.mean,
+        "s_per_decision_upper": up.decision_mean.mean,
+        "p95_upper": up.decision_p95,
+        "s_per_decision_lower": down.decision_mean.mean,
+        "verdict": verdict(up.payoff.low, up.payoff.high, target),
+        "wall_s": wall,
+    }
+
+
+def markdown(rows: list[dict[str, object]], command: str, args: argparse.Namespace) -> str:
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        HEADING,
+        "",
+        f"Measured {when} on {platform.machine()} with {args.jobs} worker process(es), seed {args.seed}, "
+        f"budget {args.budget if args.budget is not None else 'each level’s default'} s per decision:",
+        "",
+        f"    {command}",
+        "",
+        "| rung | deals | payoff per seat-deal (95% CI) | target | verdict | points/hand upper – lower | ms/decision upper – lower | wall |",
+        "| --- | ---: | --- | ---: | --- | --- | --- | ---: |",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['upper']} vs {r['lower']} | {r['deals']} | {r['payoff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
+            f"| {r['target']:+.1f} | {r['verdict']} | {r['points_upper']:.2f} – {r['points_lower']:.2f} "
+            f"| {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} | {r['wall_s']:.0f} s |"
+        )
+    lines += [
+        "",
+        "Payoff: the upper level's mean of the other seats' points minus its own, per seat per deal, "
+        "2-against-2 duplicate; the interval is over deals. The full ladder is "
+        "`python benchmarks/bench_ladder.py` (1,000 deals a rung, each level's default budget).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_section(path: Path, text: str) -> None:
+    """Replace the ladder section of ``path`` (from its heading to the next ``## `` heading), or append it."""
+    old = path.read_text() if path.exists() else ""
+    pattern = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(old):
+        new = pattern.sub(lambda _m: text + "\n", old, count=1)
+    else:
+        new = old.rstrip("\n") + ("\n\n" if old else "") + text + "\n"
+    path.write_text(new)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--deals", type=int, default=1000, help="deals per rung, each at both duplicate tables")
+    parser.add_argument("--budget", type=float, default=None, help="seconds per decision for hard and expert")
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="worker processes")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--rungs",
+        default=None,
+        help="comma-separated upper:lower rungs, each with an optional @deals (default: "
+        + ",".join(f"{u}:{lo}" for u, lo, _ in RUNGS)
+        + ")",
+    )
+    parser.add_argument("--json", default=None, help="write every rung's figures to this file")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into the docs' ladder sections")
+    args = parser.parse_args(argv)
+
+    targets = {(u, lo): t for u, lo, t in RUNGS}
+    if args.rungs:
+        rungs = []
+        for item in args.rungs.split(","):
+            pair, _, deals = item.partition("@")
+            upper, _, lower = pair.partition(":")
+            if upper not in LEVELS or lower not in LEVELS:
+                parser.error(f"rung {item!r}: levels are {', '.join(LEVELS)}")
+            if deals and not deals.isdigit():
+                parser.error(f"rung {item!r}: the deals after @ must be a whole number")
+            rungs.append((upper, lower, targets.get((upper, lower), 0.0), int(deals) if deals else args.deals))
+    else:
+        rungs = [(u, lo, t, args.deals) for u, lo, t in RUNGS]
+
+    command = "python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    rows = []
+    for upper, lower, target, deals in rungs:
+        print(f"{upper} vs {lower}: {deals} deals ...", flush=True)
+        row = run_rung(upper, lower, target, deals, args)
+        rows.append(row)
+        print(
+            f"  payoff {row['payoff']:+.2f}  95% CI [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]  target {target:+.1f}: "
+            f"{row['verdict']}  (s/decision {row['s_per_decision_upper']:.4f} vs {row['s_per_decision_lower']:.4f}, "
+            f"{row['wall_s']:.0f} s)",
+            flush=True,
+        )
+    text = markdown(rows, command.strip(), args)
+    print()
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": rows}, indent=1) + "\n")
+    if args.write_docs:
+        for path in DOCS:
+            write_section(path, text)
+            print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
