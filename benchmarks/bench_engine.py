@@ -264,8 +264,8 @@ def openspiel_copy() -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=2000, help="hands per run (default 2000)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per row; the best is kept (default 3)")
+    parser.add_argument("--hands", type=int, default=1000, help="hands per run (default 1000)")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per row, taking turns; the best is kept (default 7)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel rows")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hearts.cli import app
-from hearts.core import Game, GameRecord, Rules, loads
-from hearts.players.random_player import RandomPlayer
-from hearts.sim.simulate import HandOutcome, SimulationConfig, SimulationError, play_hands, simulate
+from hearts.core import Card, CardSet, Game, GameRecord, Rules, SeatView, cards_of, loads
+from hearts.players.base import Player
+from hearts.sim.simulate import FastRandom, HandOutcome, SimulationConfig, SimulationError, play_hands, simulate
 
 runner = CliRunner()
 
@@ -73,7 +74,7 @@ def test_a_seed_gives_the_same_hands_and_records(tmp_path: Path) -> None:
         result = run("--hands", "30", "--seed", seed, "--json", str(out), "--records", str(records), "-q")
         assert result.exit_code == 0, result.output
         figures = json.loads(out.read_text())
-        for key in ("seconds", "hands_per_second", "record_seconds"):
+        for key in ("seconds", "hands_per_second", "record_seconds", "cpu_seconds"):
             figures.pop(key)
         texts = [f.read_text() for f in sorted(records.iterdir())]
         outputs.append((figures, texts))
@@ -126,21 +127,75 @@ def test_config_errors_name_the_option() -> None:
     assert info.value.option == "--players" and "nobody" in str(info.value)
 
 
-class ViewRandomPlayer(RandomPlayer):
-    """RandomPlayer asked through decide(view): not the exact class, so play_hands takes no short cut."""
+class LowestCard(Player):
+    """Passes its lowest cards and plays its lowest legal card; keeps every view it is shown."""
+
+    name = "lowest"
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.views: list[SeatView] = []
+
+    def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        self.views.append(view)
+        return CardSet(list(view.hand)[: view.rules.pass_count]), "lowest"
+
+    def choose_play(self, view: SeatView) -> tuple[Card, str]:
+        self.views.append(view)
+        return view.legal[0], "lowest"
 
 
-def test_the_random_short_cut_makes_the_moves_random_player_makes_from_its_view() -> None:
-    rules = Rules.preset("britannica")
-    records = []
-    for cls in (RandomPlayer, ViewRandomPlayer):
-        game = Game(rules, seed=99)
-        players = [cls(seed=1000 + s) for s in range(4)]
-        outcomes: list[HandOutcome] = []
-        assert play_hands(game, players, 12, outcomes.append) == len(outcomes)
-        records.append((GameRecord.of(game), outcomes))
-    assert records[0] == records[1]
-    assert len(records[0][1]) >= 1
+def test_other_players_decide_from_their_own_seat_view() -> None:
+    game = Game(Rules.preset("standard"), seed=4)
+    lowest = LowestCard()
+    players = [lowest, FastRandom(1), FastRandom(2), FastRandom(3)]
+    outcomes: list[HandOutcome] = []
+    assert play_hands(game, players, 6, outcomes.append) == len(outcomes) >= 1
+    assert lowest.views and all(v.seat == 0 and 0 in v.to_move for v in lowest.views)
+    # Replay the game: at every decision of seat 0 it made the lowest choice, and it was asked for each.
+    record = GameRecord.of(game)
+    replay = Game(
+        record.rules, seed=record.seed, deals={h.number: tuple(c.mask for c in h.dealt) for h in record.hands}
+    )
+    decisions = 0
+    for h in record.hands[: len(outcomes)]:
+        if h.passes[0] is not None:
+            decisions += 1
+            assert h.passes[0] == CardSet(cards_of(h.dealt[0].mask)[:3])
+            for seat, cards in enumerate(h.passes):
+                replay.pass_cards(seat, cards)
+        for t in h.tricks:
+            for c in t.cards:
+                if replay.hand.turn == 0:
+                    decisions += 1
+                    assert c == replay.legal_plays()[0]
+                replay.play(c)
+    assert decisions == len(lowest.views)
+
+
+def test_fast_random_plays_uniformly_among_the_legal_cards() -> None:
+    kept: list[GameRecord] = []
+    simulate(SimulationConfig(hands=60, seed=8), records=lambda number, record: kept.append(record))
+    # For every play: was it the first legal card? A uniform choice among k cards is 1/k.
+    expected = variance = 0.0
+    observed = 0
+    for record in kept:
+        game = Game(
+            record.rules, seed=record.seed, deals={h.number: tuple(c.mask for c in h.dealt) for h in record.hands}
+        )
+        for h in record.hands:
+            for seat, cards in enumerate(h.passes):
+                if cards is not None:
+                    game.pass_cards(seat, cards)
+            for t in h.tricks:
+                for c in t.cards:
+                    legal = game.legal_plays()
+                    expected += 1 / len(legal)
+                    variance += (1 / len(legal)) * (1 - 1 / len(legal))
+                    observed += c == legal[0]
+                    game.play(c)
+    assert expected > 500
+    assert abs(observed - expected) < 4 * math.sqrt(variance)
 
 
 def test_simulate_counts_every_hand_once() -> None:

@@ -6,11 +6,12 @@ The hands are the hands of successive games: each game is played to its target
 its own seed, drawn from the run's seed, and so does every seat's player, so a
 seed gives the same hands, the same points and the same records on every machine.
 
-``random`` players take a short cut: they decide straight from the engine's
-``legal_plays()`` and the seat's own cards, drawing from their random generator
-exactly as :class:`~hearts.players.random_player.RandomPlayer` draws from a
-:class:`~hearts.core.view.SeatView` (the same cards in the same order), so the
-moves are the ones the player would make, without building a view per decision.
+The ``random`` level is :class:`FastRandom`: uniformly random legal moves, as
+:class:`~hearts.players.random_player.RandomPlayer` makes, drawn straight from the
+engine's ``legal_plays()`` and the seat's own cards with one generator per seat,
+without building a :class:`~hearts.core.view.SeatView` and a generator per decision
+(RandomPlayer seeds a generator from each view, so that a view always gets the same
+move; a simulation does not need that, and it would cost more than the play).
 Any other level is asked through :meth:`Player.decide` with the seat's view.
 
 >>> result = simulate(SimulationConfig(hands=8, seed=3))
@@ -41,7 +42,7 @@ Progress = Callable[[int, int], None]
 RecordSink = Callable[[int, GameRecord], None]
 
 __all__ = [
-    "HandOutcome", "SeatFigures", "SimulationConfig", "SimulationError", "SimulationResult", "play_hands",
+    "FastRandom", "HandOutcome", "SeatFigures", "SeatPlayer", "SimulationConfig", "SimulationError", "SimulationResult", "play_hands",
     "records_writer", "simulate",
 ]  # fmt: skip
 
@@ -139,6 +140,8 @@ class SimulationResult:
     seats: tuple[SeatFigures, ...]
     moons: int  #: hands with a moon
     record_seconds: float = 0.0  #: time spent building and writing records
+    #: CPU time of the play: on a busy machine, the wall clock also counts other programs' turns.
+    cpu_seconds: float = 0.0
 
     @property
     def hands_per_second(self) -> float:
@@ -163,6 +166,7 @@ class SimulationResult:
             "games_finished": self.games_finished,
             "moons": self.moons,
             "record_seconds": self.record_seconds,
+            "cpu_seconds": self.cpu_seconds,
             "points": [s.to_dict() for s in self.seats],
         }
 
@@ -203,13 +207,35 @@ class _Tally:
         return Estimate(mean, mean - half, mean + half, n, sd)
 
 
-def _seat_players(config: SimulationConfig, seeds: Sequence[int]) -> list[Player]:
-    return [make_player(level, seed=seed) for level, seed in zip(config.players, seeds, strict=True)]
+class FastRandom:
+    """The ``random`` level in a simulation: uniform over the legal plays and over the passes.
+
+    It reads only what the seat may see (its own cards, and the legal plays, which follow
+    from its cards and the cards on the table). The rare moon choice goes to a
+    :class:`RandomPlayer` through the seat's view, which decides it as every player does.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.moon_player = RandomPlayer(seed=seed)
+
+
+#: A seat's player in a simulation: the fast random policy, or any :class:`Player`.
+SeatPlayer = FastRandom | Player
+
+
+def _seat_players(config: SimulationConfig, seeds: Sequence[int]) -> list[SeatPlayer]:
+    return [
+        FastRandom(seed) if level == "random" else make_player(level, seed=seed)
+        for level, seed in zip(config.players, seeds, strict=True)
+    ]
 
 
 def play_hands(
     game: Game,
-    players: Sequence[Player],
+    players: Sequence[SeatPlayer],
     hands: int,
     on_hand: Callable[[HandOutcome], None],
 ) -> int:
@@ -217,7 +243,6 @@ def play_hands(
 
     The one loop that drives the engine; a compiled batch path can stand beside it.
     """
-    fast = [type(p) is RandomPlayer for p in players]
     pass_count = game.rules.pass_count
     PLAY, PASS = Phase.PLAY, Phase.PASS  # locals: an enum member read through its class is slow
     done = 0
@@ -226,22 +251,22 @@ def play_hands(
         if hand.phase is PASS:
             for seat in hand.to_move:
                 player = players[seat]
-                if fast[seat]:
-                    # RandomPlayer.choose_pass: rng.sample(list(view.hand), ...), view.hand sorted.
+                if isinstance(player, FastRandom):
                     game.pass_cards(seat, player.rng.sample(cards_of(hand.hands[seat]), pass_count))
                 else:
                     game.apply(player.decide(game.view(seat)).move)
         while hand.phase is PLAY:
-            seat = hand.turn
-            player = players[seat]
-            if fast[seat]:
-                # RandomPlayer.choose_play: rng.choice(view.legal), view.legal == legal_plays().
+            player = players[hand.turn]
+            if isinstance(player, FastRandom):
                 game.play(player.rng.choice(hand.legal_plays()))
             else:
-                game.apply(player.decide(game.view(seat)).move)
+                game.apply(player.decide(game.view(hand.turn)).move)
         if hand.phase is Phase.MOON_CHOICE:
-            assert hand.shooter is not None
-            game.apply(players[hand.shooter].decide(game.view(hand.shooter)).move)
+            shooter = hand.shooter
+            assert shooter is not None
+            player = players[shooter]
+            decider = player.moon_player if isinstance(player, FastRandom) else player
+            game.apply(decider.decide(game.view(shooter)).move)
         assert hand.scores is not None
         on_hand(HandOutcome(hand.scores, hand.shooter))
         done += 1
@@ -266,8 +291,8 @@ def simulate(
     tally = _Tally(n)
     games = 0
     step = 256
-    recording = 0.0
-    start = time.perf_counter()
+    recording = cpu_recording = 0.0
+    start, cpu_start = time.perf_counter(), time.process_time()
     while tally.hands < config.hands:
         game = Game(rules, seed=master.getrandbits(32))
         games += 1
@@ -278,10 +303,12 @@ def simulate(
         if game.winners:
             tally.game_over(game.winners)
         if records is not None:
-            began = time.perf_counter()
+            began, cpu_began = time.perf_counter(), time.process_time()
             records(games, GameRecord.of(game))
             recording += time.perf_counter() - began
+            cpu_recording += time.process_time() - cpu_began
     seconds = time.perf_counter() - start - recording
+    cpu_seconds = time.process_time() - cpu_start - cpu_recording
     seats = tuple(
         SeatFigures(
             seat=s,
@@ -295,7 +322,7 @@ def simulate(
         for s in range(n)
     )
     return SimulationResult(
-        config, tally.hands, seconds, games, tally.games_finished, seats, sum(tally.moons), recording
+        config, tally.hands, seconds, games, tally.games_finished, seats, sum(tally.moons), recording, cpu_seconds
     )
 
 
