@@ -3,7 +3,7 @@
 >>> from hearts.core import Rules
 >>> R = rules_array(Rules.preset("omnibus"))
 >>> int(R[k.R_PLAYERS]), int(R[k.R_BONUS_CARD]), int(R[k.R_BONUS_POINTS])
-(4, 35, -10)
+(4, 22, -10)
 >>> result = simulate(Rules(), 200, policy="greedy", seed=1)
 >>> result.scores.shape, bool((result.scores.sum(axis=1) >= 0).all())
 ((200, 4), True)
