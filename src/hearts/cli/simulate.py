@@ -74,7 +74,8 @@ def register(app: typer.Typer) -> None:
         rules_name = f"{config.preset}, {config.seats} seats"
         console.print(
             f"{result.hands:,} hands ({rules_name}) in {result.seconds:.2f} s: "
-            f"[bold]{result.hands_per_second:,.0f} hands/s[/bold] ({result.cpu_seconds:.2f} s of CPU); {result.games} game(s), "
+            f"[bold]{result.hands_per_second:,.0f} hands/s[/bold] ({result.hands_per_cpu_second:,.0f} per CPU second); "
+            f"{result.games} game(s), "
             f"{result.games_finished} finished; {result.moons} moon(s)"
         )
         table = Table("seat", "player", "points/hand (95% CI)", "total", "moons", "games won", title="Points per seat")

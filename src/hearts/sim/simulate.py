@@ -148,6 +148,10 @@ class SimulationResult:
         return self.hands / self.seconds if self.seconds > 0 else float("inf")
 
     @property
+    def hands_per_cpu_second(self) -> float:
+        return self.hands / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
+
+    @property
     def points_taken(self) -> int:
         return sum(s.total for s in self.seats)
 
@@ -167,6 +171,7 @@ class SimulationResult:
             "moons": self.moons,
             "record_seconds": self.record_seconds,
             "cpu_seconds": self.cpu_seconds,
+            "hands_per_cpu_second": self.hands_per_cpu_second,
             "points": [s.to_dict() for s in self.seats],
         }
 
