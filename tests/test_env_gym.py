@@ -109,3 +109,19 @@ def test_policy_player_refuses_an_action_outside_the_mask() -> None:
     game = Game(Rules.preset("no-passing"), seed=2)
     with pytest.raises(IllegalMoveError, match="always-AH.*AH.*mask"):
         stubborn.decide(game.view(game.to_move[0]))
+
+
+def test_external_bot_opponents_are_stopped_with_each_episode() -> None:
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "python_bot.py"
+    env = HeartsGymEnv(seat=0, episode="hand", opponents=["random", f"cmd:{sys.executable} {bot}", "random"])
+    _, _, info = _play(env, 1)
+    external = env.players[2]
+    process = external._proc  # type: ignore[attr-defined]
+    assert process is not None and process.poll() is None and not external.faulted  # type: ignore[attr-defined]
+    env.reset(seed=2)
+    assert process.poll() is not None and env.players[2] is not external
+    env.close()
+    assert env.players[2]._proc is None  # type: ignore[attr-defined]

@@ -127,6 +127,7 @@ class HeartsGymEnv(gymnasium.Env):
             self.seat = int(self.np_random.integers(n))
         self.table.reset(self.np_random)
         others = [s for s in range(n) if s != self.seat]
+        self._close_players(made_here_only=True)  # an external bot's process ends with its episode
         self.players = {}
         for s, spec in zip(others, self.opponent_specs, strict=True):
             player_seed = int(self.np_random.integers(2**31))
@@ -162,12 +163,17 @@ class HeartsGymEnv(gymnasium.Env):
             return None
         return text
 
-    def close(self) -> None:
-        """Close opponents that hold resources (an external bot's process)."""
+    def _close_players(self, made_here_only: bool = False) -> None:
         for player in self.players.values():
+            if made_here_only and player in self.opponent_specs:
+                continue  # a Player handed in by the caller lives across episodes
             close = getattr(player, "close", None)
             if callable(close):
                 close()
+
+    def close(self) -> None:
+        """Close opponents that hold resources (an external bot's process)."""
+        self._close_players()
 
 
 __all__ = ["HeartsGymEnv", "describe_action"]
