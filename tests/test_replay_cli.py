@@ -108,3 +108,29 @@ def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(tmp_path / "nowhere.json")])
     assert result.exit_code == 2
     assert "no such file" in result.output
+
+
+async def test_the_viewer_steps_through_tricks_and_hands() -> None:
+    from hearts.core import loads
+    from hearts.tui.replay import ReplayApp
+
+    game = _finished_game(Rules.preset("short"), seed=11)
+    app = ReplayApp(loads(dumps(GameRecord.of(game))), title="game.json")
+    async with app.run_test(size=(110, 40)) as pilot:
+        def text() -> str:
+            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+        await pilot.pause()
+        assert "Hand 1 of" in text() and "The deal" in text()
+        dealt = " ".join(c.symbol() for c in CardSet(game.finished[0].dealt[0]))
+        assert dealt in text()  # the whole deal as dealt
+        await pilot.press("right")
+        await pilot.pause()
+        first = game.finished[0].tricks[0]
+        assert "Trick 1 of 13" in text() and f"{game.names[first.winner]} wins it" in text()
+        await pilot.press("end", "right")  # past the last trick: on to the next hand's deal
+        await pilot.pause()
+        assert "Hand 2 of" in text() and "The deal" in text()
+        await pilot.press("left")
+        await pilot.pause()
+        assert "Hand 1 of" in text() and "Trick 13 of 13" in text()

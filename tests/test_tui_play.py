@@ -260,3 +260,22 @@ async def test_game_over_offers_another_game(tmp_path: Path) -> None:
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and session.game is not game, "a new game")
         assert session.game.hand.number == 0 and session.game.totals == [0, 0, 0, 0]
+
+
+async def test_clicking_cards_marks_them_and_plays_them(tmp_path: Path) -> None:
+    session = Session.new(Rules(), fast_settings(), seed=21, save_path=tmp_path / "g.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        game = session.game
+        await until(pilot, lambda: human_to_act(app), "the pass")
+        hand = list(game.view(HUMAN).hand)
+        for index in (1, 4, 9):
+            await pilot.click(f"#card-{index}")
+        assert app.table.marked == CardSet([hand[1], hand[4], hand[9]])
+        await pilot.press("enter")
+        await until(pilot, lambda: game.phase is Phase.PLAY and human_to_act(app), "your turn")
+        view = game.view(HUMAN)
+        index = list(view.hand).index(view.legal[0])
+        await pilot.click(f"#card-{index}")
+        await until(pilot, lambda: len(game.view(HUMAN).hand) == len(view.hand) - 1, "the clicked card to be played")
+        assert view.legal[0] not in game.view(HUMAN).hand

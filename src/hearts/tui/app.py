@@ -42,7 +42,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import Decision
-from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text
+from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, verb
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session
 from hearts.tui.story import game_stories, hand_story
@@ -158,7 +158,7 @@ class TableScreen(Screen[None]):
             box.show(session.label(seat), lines, played.get(seat), fc,
                      to_move=seat in view.to_move and self.shown_trick is None,
                      won=self.shown_trick is not None and self.shown_trick.winner == seat)
-        self.query_one("#center", Static).update(self._center_text(view))
+        self.query_one("#center", Static).update(self._center_text(view), layout=False)
         self.query_one("#scores", Static).update(
             score_table([session.names[s] for s in range(n)], view.points, view.totals, to_move=view.to_move)
         )
@@ -192,7 +192,7 @@ class TableScreen(Screen[None]):
         out.append("\n")
         if self.shown_trick is not None and self.shown_trick.winner is not None:
             winner = names[self.shown_trick.winner]
-            out.append(f"{winner} {_verb(winner, 'take')} the trick", style="bold green")
+            out.append(f"{winner} {verb(winner, 'take')} the trick", style="bold green")
         elif view.phase is Phase.PLAY:
             turn = view.to_move[0]
             out.append("Your turn" if turn == HUMAN else f"{names[turn]} to play",
@@ -229,7 +229,7 @@ class TableScreen(Screen[None]):
             line.append("The game is over.", style="dim")
         else:
             line.append("The others are playing…", style="dim")
-        self.query_one("#prompt", Static).update(line)
+        self.query_one("#prompt", Static).update(line, layout=False)
 
     def say(self, text: str | Text, error: bool = False) -> None:
         """Show a message above the hand (in red for a refusal)."""
@@ -339,7 +339,7 @@ class TableScreen(Screen[None]):
                 self.write_log(Text(f"{names[event.seat]}: ") + card_text(event.card, fc))
             elif isinstance(event, TrickWon):
                 pts = f" (+{event.points})" if event.points else ""
-                self.write_log(Text(f"  {names[event.seat]} {_verb(names[event.seat], 'take')} trick {event.trick_number + 1}{pts}", style="green"))
+                self.write_log(Text(f"  {names[event.seat]} {verb(names[event.seat], 'take')} trick {event.trick_number + 1}{pts}", style="green"))
                 self.shown_trick = Trick(event.leader, event.cards, event.seat)
                 self.hold_pending = True
             elif isinstance(event, HeartsBroken):
@@ -526,11 +526,6 @@ class TableScreen(Screen[None]):
             self.hinted = move.cards
         text.append(f"  — {decision.reason}")
         self.say(text)
-
-
-def _verb(name: str, verb: str) -> str:
-    """``take`` after "You", ``takes`` after any other name."""
-    return verb if name == "You" else verb + "s"
 
 
 def _running_totals(game, hands: int) -> list[int]:  # type: ignore[no-untyped-def]

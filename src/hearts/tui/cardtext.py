@@ -46,6 +46,15 @@ def cards_text(cards: Iterable[Card], four_colour: bool = False, sep: str = " ",
     return out if out.plain else Text("—", style="dim")
 
 
+def verb(name: str, verb: str) -> str:
+    """The verb agreeing with a seat's name: "You take", "West takes".
+
+    >>> verb("You", "lead"), verb("West", "lead")
+    ('lead', 'leads')
+    """
+    return verb if name == "You" else verb + "s"
+
+
 def cards_plain(cards: Iterable[Card]) -> str:
     """Cards with suit symbols as plain text: ``2♣ 10♣ Q♠``; a dash when there are none."""
     return " ".join(c.symbol() for c in cards) or "—"

@@ -118,7 +118,7 @@ class HandOverScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         story = self.story
         assert story.scores is not None and story.totals is not None
-        table = score_table(self.names, story.scores, story.totals)
+        table = score_table(self.names, story.scores, story.totals, expand=False)
         with Vertical(classes="box"):
             yield Static(f"Hand {story.number + 1} is over", classes="title", id="hand-over-title")
             moon = story.moon_words(self.names)
@@ -170,7 +170,7 @@ class GameOverScreen(ModalScreen[bool]):
         table.add_row(Text("total", style="bold"),
                       *(Text(str(t), style="bold green" if s in self.winners else "bold") for s, t in enumerate(self.totals)))
         with Vertical(classes="box"):
-            yield Static(f"🏆 {who} {verb}!", classes="title", id="winners")
+            yield Static(Text(f"🏆 {who} {verb}!"), classes="title", id="winners")
             yield Static(table, id="final-table")
             yield Static("n / Enter: play again   q: quit", classes="keys")
 

@@ -25,7 +25,7 @@ from hearts.core import (
     Rules,
     TrickWon,
 )
-from hearts.tui.cardtext import cards_plain
+from hearts.tui.cardtext import cards_plain, verb
 
 
 @dataclass(frozen=True)
@@ -172,12 +172,14 @@ def game_account(record: GameRecord) -> str:
                 lines.append(f"    {names[seat]:<{width}} → {to:<{width}}  {what}")
         for trick in story.tricks:
             plays = ", ".join(f"{names[s]} {c.symbol()}" for s, c in trick.plays)
-            head = f"  Trick {trick.number + 1:>2}: {names[trick.leader]} leads. {plays}"
+            leader = names[trick.leader]
+            head = f"  Trick {trick.number + 1:>2}: {leader} {verb(leader, 'lead')}. {plays}"
             if trick.winner is None:
                 lines.append(head + " (in progress)")
             else:
                 pts = f"{trick.points} point{'s' if trick.points != 1 else ''}"
-                lines.append(f"{head}. {names[trick.winner]} wins ({pts}).")
+                winner = names[trick.winner]
+                lines.append(f"{head}. {winner} {verb(winner, 'win')} ({pts}).")
             if trick.hearts_broken_by is not None:
                 seat, card = trick.hearts_broken_by
                 lines.append(f"             Hearts broken by {names[seat]} ({card.symbol()}).")

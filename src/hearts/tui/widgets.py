@@ -12,11 +12,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.containers import Horizontal
+from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Static
 
 from hearts.core import Card, CardSet, PassDirection, Suit
-from hearts.tui.cardtext import card_text, cards_text, suit_colour
+from hearts.tui.cardtext import card_text, cards_text, suit_colour, verb
 from hearts.tui.story import HandStory
 
 #: Suit colours on a white card face (the bright colours of :mod:`cardtext` are for dark backgrounds).
@@ -41,7 +42,7 @@ class CardWidget(Static):
             super().__init__()
 
     def __init__(self, index: int) -> None:
-        super().__init__("", classes="card")
+        super().__init__("", classes="card", id=f"card-{index}")
         self.index = index
         self.card: Card | None = None
 
@@ -49,10 +50,11 @@ class CardWidget(Static):
              illegal: bool = False, received: bool = False, hinted: bool = False, suit_start: bool = False) -> None:
         """Draw ``card`` (or hide the slot when ``None``) with its state as CSS classes."""
         self.card = card
-        self.display = card is not None
+        if self.display != (card is not None):
+            self.display = card is not None
         if card is None:
             return
-        self.update(face_text(card, four_colour, dim=illegal))
+        self.update(face_text(card, four_colour, dim=illegal), layout=False)  # fixed size: no re-layout
         for name, on in (("-cursor", cursor), ("-marked", marked), ("-illegal", illegal), ("-received", received),
                          ("-hinted", hinted), ("-suit-start", suit_start)):
             self.set_class(on, name)
@@ -101,24 +103,24 @@ class SeatBox(Static):
 
     def show(self, title: str, lines: Sequence[Text], card: Card | None, four_colour: bool, *, to_move: bool,
              won: bool) -> None:
-        self.border_title = title
+        self.border_title = escape(title)  # names are the players' own text, not markup
         body = Text("\n").join(lines)
         body.append("\n")
         if card is None:
             body.append("  ·  ", style="dim")
         else:
-            body.append(" ")
-            body.append_text(card_text(card, four_colour, "bold reverse" if won else "bold"))
-            body.append(" ")
-        self.update(body)
+            face = (FACE_FOUR if four_colour else FACE_TWO)[card.suit]
+            paper = "#fff2a8" if won else "#f4f1e8"
+            body.append(f" {card.symbol():>3} ", style=f"bold {face} on {paper}")
+        self.update(body, layout=False)
         self.set_class(to_move, "-to-move")
         self.set_class(won, "-won")
 
 
 def score_table(names: Sequence[str], points: Sequence[int], totals: Sequence[int], *, to_move: Sequence[int] = (),
-                title: str | None = None) -> Table:
+                title: str | None = None, expand: bool = True) -> Table:
     """The running scores: each seat's points this hand and its total (low is good)."""
-    table = Table(title=title, expand=True, box=None, padding=(0, 1), show_edge=False)
+    table = Table(title=title, expand=expand, box=None, padding=(0, 1), show_edge=False)
     table.add_column("seat", ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("hand", justify="right", width=4)
     table.add_column("total", justify="right", width=5)
@@ -186,7 +188,7 @@ class DealViewer(Static):
             return Group(heading, table, hint)
         trick = story.tricks[self.step - 1]
         heading = Text.assemble(("Trick ", "bold"), (f"{trick.number + 1}", "bold"), f" of {story.rules.hand_size}",
-                                f"  ·  {names[trick.leader]} leads")
+                                f"  ·  {names[trick.leader]} {verb(names[trick.leader], 'lead')}")
         played = dict(trick.plays)
         table = Table(box=None, padding=(0, 1), expand=False)
         table.add_column("seat", style="bold", no_wrap=True)
@@ -201,12 +203,13 @@ class DealViewer(Static):
                 if i:
                     hand.append(" ")
                 hand.append_text(card_text(c, fc, "reverse" if c == card else "dim"))
-            label = Text(names[seat]) + (Text(" ◀ wins", style="bold yellow") if won else Text(""))
+            label = Text(names[seat]) + (Text(f" ◀ {verb(names[seat], 'win')}", style="bold yellow") if won else Text(""))
             table.add_row(label, cell, hand)
         if trick.winner is None:
             outcome = Text("the trick is still being played", style="dim")
         else:
-            outcome = Text(f"{names[trick.winner]} wins it: {trick.points} point{'s' if trick.points != 1 else ''}")
+            who = names[trick.winner]
+            outcome = Text(f"{who} {verb(who, 'win')} it: {trick.points} point{'s' if trick.points != 1 else ''}")
         if trick.hearts_broken_by is not None:
             seat, card = trick.hearts_broken_by
             outcome.append(f"  ·  hearts broken by {names[seat]} ", style="red")

@@ -1,0 +1,111 @@
+"""The record viewer of ``hearts replay`` in a terminal: the whole game, hand by hand and trick by trick.
+
+A record holds every seat's cards, so the viewer shows the whole deal; it is
+for looking back at a game, never for a seat during play.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from hearts.core import GameRecord
+from hearts.tui.story import HandStory, game_stories
+from hearts.tui.widgets import DealViewer, score_table
+
+
+class ReplayApp(App[None]):
+    """Step through a recorded game: → and ← move a trick, ↓ and ↑ a hand."""
+
+    CSS_PATH = "hearts.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("right,l", "step(1)", "Next trick"),
+        Binding("left", "step(-1)", "Previous trick"),
+        Binding("down,pagedown,n", "hand(1)", "Next hand"),
+        Binding("up,pageup,p", "hand(-1)", "Previous hand"),
+        Binding("home", "first", "The deal", show=False),
+        Binding("end", "last", "Last trick", show=False),
+        Binding("f", "toggle_colours", "Four colours"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, record: GameRecord, title: str = "record", four_colour: bool = False) -> None:
+        super().__init__()
+        game = record.replay()
+        self.record = record
+        self.names = game.names
+        self.stories: list[HandStory] = game_stories(game)
+        self.winners = game.winners
+        self.hand_index = 0
+        self.four_colour = four_colour
+        self.title = f"Hearts replay · {title}"
+        preset = record.rules.name
+        self.sub_title = f"{preset or 'custom rules'} · {record.rules.players} players · to {record.rules.target}"
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="replay-head")
+        with VerticalScroll(id="replay-body"):
+            yield DealViewer(self.names, self.stories[0], self.four_colour, id="viewer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_head()
+
+    @property
+    def viewer(self) -> DealViewer:
+        return self.query_one(DealViewer)
+
+    def _show_head(self) -> None:
+        story = self.stories[self.hand_index]
+        n = len(self.names)
+        head = Text.assemble((f"Hand {story.number + 1} of {len(self.stories)}", "bold"))
+        if not story.finished:
+            head.append("  (in progress)", style="yellow")
+        moon = story.moon_words(self.names)
+        if moon:
+            head.append(f"   🌕 {moon}", style="bold yellow")
+        if story.scores is not None and story.totals is not None:
+            table = score_table(self.names, story.scores, story.totals)
+        else:
+            before = self.stories[self.hand_index - 1].totals if self.hand_index else None
+            table = score_table(self.names, (0,) * n, before or (0,) * n)
+        parts = [head, table]
+        last = self.hand_index == len(self.stories) - 1
+        if last and self.winners:
+            who = " and ".join(self.names[s] for s in self.winners)
+            parts.append(Text(f"🏆 Game over: {who} {'win' if len(self.winners) > 1 else 'wins'}", style="bold green"))
+        self.query_one("#replay-head", Static).update(Group(*parts))
+
+    def action_step(self, delta: int) -> None:
+        viewer = self.viewer
+        target = viewer.step + delta
+        if target >= viewer.steps and self.hand_index < len(self.stories) - 1:
+            self.action_hand(1)
+        elif target < 0 and self.hand_index > 0:
+            self.action_hand(-1)
+            self.viewer.go(self.viewer.steps - 1)
+        else:
+            viewer.go(target)
+
+    def action_hand(self, delta: int) -> None:
+        index = max(0, min(self.hand_index + delta, len(self.stories) - 1))
+        self.hand_index = index
+        self.viewer.set_story(self.stories[index], 0)
+        self._show_head()
+
+    def action_first(self) -> None:
+        self.viewer.go(0)
+
+    def action_last(self) -> None:
+        self.viewer.go(self.viewer.steps - 1)
+
+    def action_toggle_colours(self) -> None:
+        self.four_colour = not self.four_colour
+        self.viewer.four_colour = self.four_colour
+        self.viewer.go(self.viewer.step)
