@@ -123,7 +123,7 @@ def _print_result(console: object, result: object) -> None:
     tables = len(tables_for(k, n, 0))
     table = Table(
         title=(
-            f"Duplicate tournament: {config.hands} deals and {config.games} games, {tables} tables each, "
+            f"Duplicate tournament: {_count(config.hands, 'deal')} and {_count(config.games, 'game')}, {tables} tables each, "
             f"{n} seats, preset {config.preset}, seed {config.seed} ({result.seconds:.1f} s)"
         ),
         caption="± is the 95% interval over deals (games for the win rate); payoff = mean of the others' points − own.",
@@ -160,6 +160,10 @@ def _print_result(console: object, result: object) -> None:
     for row in rows:
         ratings.add_row(row["player"], f"{row['ordinal']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}")
     console.print(ratings)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _ms(est: object) -> str:
