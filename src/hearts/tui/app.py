@@ -89,6 +89,7 @@ class TableScreen(Screen[None]):
         self.shown_trick: Trick | None = None  #: a finished trick held on the table for a moment
         self.hold_pending = False
         self.hands_shown = len(session.game.finished)
+        self._cursor_turn: tuple[int, int] | None = None
 
     # -- layout ------------------------------------------------------------------------
 
@@ -118,8 +119,14 @@ class TableScreen(Screen[None]):
         yield HandRow(id="hand")
         yield Footer()
 
+    def on_resize(self, event) -> None:  # type: ignore[no-untyped-def]
+        # Below 100 columns the side panel (scores and log) gives its room to the table;
+        # each seat box still shows its total and its points this hand.
+        self.set_class(event.size.width < 100, "-narrow")
+
     def on_mount(self) -> None:
         session = self.session
+        self.set_class(self.app.size.width < 100, "-narrow")
         rules = session.game.rules
         preset = rules.name or "custom rules"
         self.app.title = "Hearts"
@@ -165,30 +172,36 @@ class TableScreen(Screen[None]):
         cards = list(view.hand)
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
         my_play = playing and view.my_turn
+        turn_key = (view.hand_number, len(view.tricks))
+        if my_play and turn_key != self._cursor_turn:
+            # A new turn: start the cursor on a card that may be played, not on one that will be refused.
+            self._cursor_turn = turn_key
+            if cards and cards[self.cursor] not in view.legal:
+                self.cursor = cards.index(view.legal[0])
         received = view.received if view.received is not None and not self._have_played(view) else CardSet()
         self.query_one(HandRow).show(cards, fc, self.cursor if cards else None, self.marked,
                                      CardSet(view.legal) if my_play else None, received, self.hinted)
         self._draw_prompt(view, received)
 
     def _center_text(self, view) -> Text:  # type: ignore[no-untyped-def]
+        """Short lines (the centre is narrow): the hand and its pass, the trick and hearts, whose turn."""
         names = self.session.names
         out = Text(justify="center")
         out.append(f"Hand {view.hand_number + 1}", style="bold")
+        if view.phase in (Phase.PLAY, Phase.MOON_CHOICE):
+            out.append(f" · trick {min(len(view.tricks) + 1, view.rules.hand_size)}/{view.rules.hand_size}")
+        out.append("\n")
         if view.direction is PassDirection.HOLD:
-            out.append("  ·  no passing")
+            out.append("no passing")
         else:
-            out.append(f"  ·  pass {view.direction.value}")
+            out.append(f"pass {view.direction.value}", style="cyan" if view.phase is Phase.PASS else "")
             if view.pass_to is not None:
                 out.append(f" → {names[view.pass_to]}", style="dim")
         out.append("\n")
-        if view.phase is Phase.PASS:
-            out.append("passing", style="cyan")
-        elif view.phase is Phase.GAME_OVER:
+        if view.phase is Phase.GAME_OVER:
             out.append("game over", style="bold yellow")
         else:
-            out.append(f"trick {min(len(view.tricks) + 1, view.rules.hand_size)} of {view.rules.hand_size}")
-        out.append("  ·  ")
-        out.append("♥ broken" if view.hearts_broken else "♥ not broken", style="bold red" if view.hearts_broken else "dim")
+            out.append("♥ broken" if view.hearts_broken else "♥ not broken", style="bold red" if view.hearts_broken else "dim")
         out.append("\n")
         if self.shown_trick is not None and self.shown_trick.winner is not None:
             winner = names[self.shown_trick.winner]
@@ -219,12 +232,12 @@ class TableScreen(Screen[None]):
         line.append("\n")
         k = view.rules.pass_count
         if view.phase is Phase.PASS and HUMAN in view.to_move:
-            line.append(f"Pass {k} cards to {names[view.pass_to]}: Space, click or type a card to mark it "
-                        f"({len(self.marked)}/{k} marked), Enter passes them.", style="dim")
+            line.append(f"Pass {k} cards to {names[view.pass_to]}: Space, click or type marks "
+                        f"({len(self.marked)}/{k}), Enter passes.", style="dim")
         elif view.phase is Phase.PASS:
             line.append("Waiting for the others to pass…", style="dim")
         elif view.phase is Phase.PLAY and view.my_turn and self.shown_trick is None:
-            line.append("Your turn: ← → and Enter, type a card (qs, 10h) or click it.  h: hint  ?: help", style="dim")
+            line.append("Your turn: ← → Enter, type (qs, 10h) or click a card · h hint · ? help", style="dim")
         elif view.phase is Phase.GAME_OVER:
             line.append("The game is over.", style="dim")
         else:
