@@ -118,6 +118,12 @@ def test_records_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
     assert "not a directory" in result.output
 
 
+def test_json_in_a_missing_directory_is_refused_before_playing(tmp_path: Path) -> None:
+    result = run("--hands", "5", "--json", str(tmp_path / "nowhere" / "f.json"), "-q")
+    assert result.exit_code == 2
+    assert "no directory" in flat(result.output)
+
+
 def test_config_errors_name_the_option() -> None:
     with pytest.raises(SimulationError) as info:
         SimulationConfig(preset="britannica", seats=9)

@@ -30,11 +30,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
-        """Play HANDS hands through the rules engine and print hands per second and each seat's points.
+        """Play many hands through the rules engine; print hands per second and each seat's points.
 
-        The hands are those of successive games, each played to the target before the next one
-        starts; the last game stops when the hands are done. With --records every game is written
-        as one record in the engine's format (a game cut short is a record of a game in progress).
+        The hands are those of successive games, each played to the target before the next one starts; the last game stops when the hands are done. With --records every game is written as one record in the engine's format (a game cut short is a record of a game in progress).
         """
         import json
 
@@ -58,6 +56,10 @@ def register(app: typer.Typer) -> None:
             )
         except SimulationError as exc:
             raise typer.BadParameter(str(exc), param_hint=exc.option) from None
+        if json_path is not None and not json_path.parent.is_dir():
+            raise typer.BadParameter(
+                f"no directory {json_path.parent} to write {json_path.name} in", param_hint="--json"
+            )
         sink = None
         if records_dir is not None:
             if records_dir.exists() and not records_dir.is_dir():
