@@ -7,25 +7,27 @@ Compiled code is cached on disk (numba ``cache=True``), so only the very first
 use on a machine pays the compile. Without numba, or with ``NUMBA_DISABLE_JIT=1``,
 the same code runs as plain Python (see :data:`JIT_ENABLED`).
 
-Importing this package does not import numba's compiler until a kernel is first
-called... except that ``@njit`` needs numba itself, so keep ``import hearts.fast``
-inside the functions that use it (the CLI does).
+Importing this package imports numba (about half a second), so command-line code keeps
+``import hearts.fast`` inside the functions that use it.
 """
 
 from hearts.fast._jit import HAVE_NUMBA, JIT_ENABLED
 from hearts.fast.bridge import (
     GREEDY_EPS,
+    MOON_MODES,
     POLICIES,
+    GameResults,
     HandResults,
     rollout,
     rollout_worlds,
     rules_array,
     simulate,
+    simulate_games,
     state_array,
     warm_up,
 )
 
 __all__ = [
-    "GREEDY_EPS", "HAVE_NUMBA", "JIT_ENABLED", "POLICIES", "HandResults", "rollout", "rollout_worlds",
-    "rules_array", "simulate", "state_array", "warm_up",
+    "GREEDY_EPS", "HAVE_NUMBA", "JIT_ENABLED", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout",
+    "rollout_worlds", "rules_array", "simulate", "simulate_games", "state_array", "warm_up",
 ]  # fmt: skip

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -163,6 +163,82 @@ def simulate(
     return HandResults(scores, shooters)
 
 
+#: The shooter's moon answer in :func:`simulate_games`: "best" is the players' own rule
+#: (``hearts.players.knowledge.best_moon_option``), or always one :class:`MoonOption`.
+MOON_MODES = {"best": k.CHOICE_BEST, "add-to-others": k.CHOICE_ADD_TO_OTHERS, "subtract-from-self": k.CHOICE_SUBTRACT_FROM_SELF}
+
+
+@dataclass(frozen=True)
+class GameResults(HandResults):
+    """Hands of successive games: :class:`HandResults` plus ``ends[hand]``, the bit set of the
+    winners where that hand ended a game (0 elsewhere)."""
+
+    ends: np.ndarray
+
+    @property
+    def games(self) -> int:
+        """Games started, the last (unfinished) one included."""
+        finished = self.games_finished
+        return finished + (1 if self.hands and self.ends[-1] == 0 else 0)
+
+    @property
+    def games_finished(self) -> int:
+        return int((self.ends != 0).sum())
+
+    def wins(self) -> list[float]:
+        """Games won per seat; a win shared by k seats counts 1/k."""
+        players = self.scores.shape[1]
+        out = [0.0] * players
+        for mask in self.ends[self.ends != 0].tolist():
+            winners = [s for s in range(players) if mask >> s & 1]
+            for s in winners:
+                out[s] += 1 / len(winners)
+        return out
+
+
+def simulate_games(
+    rules: Rules,
+    hands: int,
+    policy: str | Sequence[str] = "random",
+    seed: int | None = None,
+    *,
+    eps: float = GREEDY_EPS,
+    moon: str = "best",
+    chunk: int = 65_536,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameResults:
+    """Play ``hands`` hands of successive games in compiled code, each game to the target.
+
+    Like ``hearts.sim.simulate`` with the same policy in every seat, but compiled: the pass
+    direction follows each game's hand number, the game ends as ``Game`` ends it (ties as the
+    rules say), and a moon left to the shooter is answered by ``moon`` (see :data:`MOON_MODES`).
+    ``progress(done, hands)`` is called after every ``chunk`` hands.
+    """
+    if not isinstance(hands, int) or hands < 0:
+        raise ValueError(f"hands must be a whole number of at least 0, not {hands!r}")
+    if moon not in MOON_MODES:
+        raise ValueError(f"unknown moon answer {moon!r}: choose one of {', '.join(MOON_MODES)}")
+    if not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a whole number of at least 1, not {chunk!r}")
+    R = rules_array(rules)
+    pol = _policies(policy, rules.players)
+    carry = np.zeros(1 + rules.players, dtype=np.int64)
+    no_traces = np.zeros((0, k.TRACE_SIZE), dtype=np.int64)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    done = 0
+    next_seed = _seed(seed)
+    while done < hands or not parts:
+        size = min(chunk, hands - done)
+        parts.append(k.simulate_games(R, size, pol, float(eps), next_seed, MOON_MODES[moon], carry, no_traces))
+        next_seed = -1  # later chunks go on with the same stream
+        done += size
+        if progress is not None:
+            progress(done, hands)
+    return GameResults(
+        np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+    )
+
+
 def rollout(
     hand: HandState | np.ndarray,
     seat: int,
@@ -202,13 +278,22 @@ def rollout_worlds(
     *,
     eps: float = GREEDY_EPS,
     moon_choice: MoonOption | str = MoonOption.ADD_TO_OTHERS,
+    parallel: bool = False,
 ) -> np.ndarray:
-    """:func:`rollout` for several determinizations of one position in one compiled call: means[world, seat]."""
+    """:func:`rollout` for several determinizations of one position in one compiled call: means[world, seat].
+
+    With ``parallel`` the worlds are spread over all cores (world ``w`` seeded ``seed + w``).
+    """
     if not worlds:
         raise ValueError("rollout_worlds needs at least one world")
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a whole number of at least 1, not {n!r}")
     rules = worlds[0].rules
+    if any(w.rules != rules or w.turn != worlds[0].turn for w in worlds):
+        raise ValueError("rollout_worlds needs worlds of one position: the same rules and the same seat to play")
     states = np.stack([state_array(w) for w in worlds])
-    return k.rollout_worlds(states, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice))
+    kernel = k.rollout_worlds_parallel if parallel else k.rollout_worlds
+    return kernel(states, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice))
 
 
 def warm_up() -> None:

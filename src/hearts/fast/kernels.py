@@ -54,6 +54,8 @@ MOON_DISABLED = 3
 #: The shooter's answer where the moon is the shooter's choice (a kernel argument, not a rule).
 CHOICE_ADD_TO_OTHERS = 0
 CHOICE_SUBTRACT_FROM_SELF = 1
+#: In whole games: the choice of :func:`best_moon_choice` (the players' own rule) for the totals.
+CHOICE_BEST = 2
 
 # -- the state array -------------------------------------------------------------------------
 MAX_PLAYERS = 6
@@ -403,7 +405,7 @@ def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
 
 @njit
 def fill_deck(R: np.ndarray, deck: np.ndarray) -> None:
-    """Put the cards in play into ``deck`` (52 slots) in order, for :func:`deal` to shuffle."""
+    """Put the cards in play into ``deck`` (52 slots) in card order, for :func:`deal` to shuffle."""
     size = 0
     m = R[R_IN_PLAY]
     while m:
@@ -414,13 +416,14 @@ def fill_deck(R: np.ndarray, deck: np.ndarray) -> None:
 
 @njit
 def deal(S: np.ndarray, R: np.ndarray, deck: np.ndarray) -> None:
-    """Shuffle ``deck`` in place and deal it one card at a time, seat 0 first (like core.hand.deal_cards).
+    """Shuffle the cards in play and deal them one at a time, seat 0 first (like core.hand.deal_cards).
 
-    ``deck`` holds the cards in play (from :func:`fill_deck`) in any order: a uniform
-    shuffle of any order is a uniform shuffle, so it is filled once per batch, not per hand.
+    ``deck`` is scratch (52 slots). It is refilled in card order before every shuffle, so that
+    a deal depends on the generator alone (a run in chunks deals what a run in one call deals).
     """
     n = R[R_PLAYERS]
     size = R[R_HAND_SIZE] * n
+    fill_deck(R, deck)
     for i in range(size - 1, 0, -1):
         j = draw(i + 1)
         t = deck[i]
@@ -505,8 +508,7 @@ def play_hand(
 ) -> int:
     """Deal, pass, play and score one whole hand; return the shooter or -1.
 
-    ``deck`` holds the cards in play (:func:`fill_deck`; it is reshuffled in place) and
-    ``passed`` (MAX_PLAYERS) is scratch; ``trace`` (TRACE_SIZE, or
+    ``deck`` (52) and ``passed`` (MAX_PLAYERS) are scratch; ``trace`` (TRACE_SIZE, or
     empty) receives the deal, the passes and every (legal mask, card) for the tests' replay.
     """
     n = R[R_PLAYERS]
@@ -550,7 +552,6 @@ def simulate_hands(
     shooters = np.empty(n_hands, dtype=np.int64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     deck = np.zeros(52, dtype=np.int64)
-    fill_deck(R, deck)
     passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
     no_trace = np.zeros(0, dtype=np.int64)
@@ -559,6 +560,115 @@ def simulate_hands(
         for s in range(n):
             scores[h, s] = row[s]
     return scores, shooters
+
+
+@njit
+def _moon_rank(totals: np.ndarray, n: int, shooter: int, mine: int, others: int, target: int) -> tuple[int, int]:
+    """(outcome, lead) of the totals after a moon: 2 the game ends won or shared, 1 it goes on, 0 lost."""
+    me = totals[shooter] + mine
+    best_other = 1 << 40
+    top = me
+    for s in range(n):
+        if s != shooter:
+            t = totals[s] + others
+            best_other = min(best_other, t)
+            top = max(top, t)
+    if top >= target:
+        outcome = 2 if me <= best_other else 0
+    else:
+        outcome = 1
+    return outcome, best_other - me
+
+
+@njit
+def best_moon_choice(R: np.ndarray, totals: np.ndarray, shooter: int) -> int:
+    """The shooter's CHOICE_* given the game's totals before the hand, as
+    ``hearts.players.knowledge.best_moon_option`` decides it (tests hold the two equal): subtract
+    only when that is better for the game's outcome, else add."""
+    n = R[R_PLAYERS]
+    value = R[R_MOON_POINTS]
+    target = R[R_TARGET]
+    add = _moon_rank(totals, n, shooter, 0, value, target)
+    sub = _moon_rank(totals, n, shooter, -value, 0, target)
+    if sub[0] > add[0] or (sub[0] == add[0] and sub[1] > add[1]):
+        return CHOICE_SUBTRACT_FROM_SELF
+    return CHOICE_ADD_TO_OTHERS
+
+
+@njit
+def game_winners(R: np.ndarray, totals: np.ndarray) -> int:
+    """The seats (a bit each) that win a game with these totals, or 0 while it goes on (Game._end_hand)."""
+    n = R[R_PLAYERS]
+    top = totals[0]
+    low = totals[0]
+    for s in range(1, n):
+        top = max(top, totals[s])
+        low = min(low, totals[s])
+    if top < R[R_TARGET]:
+        return 0
+    lowest = 0
+    for s in range(n):
+        if totals[s] == low:
+            lowest |= 1 << s
+    if lowest & (lowest - 1) == 0 or R[R_TIES_PLAY_ON] == 0:
+        return lowest
+    return 0
+
+
+@njit
+def simulate_games(
+    R: np.ndarray,
+    n_hands: int,
+    policies: np.ndarray,
+    eps: float,
+    seed: int,
+    moon_mode: int,
+    carry: np.ndarray,
+    traces: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play ``n_hands`` hands of successive games: each game to its target, then a new one.
+
+    ``carry`` is [hand number in the game, totals per seat...]: it says where the game in
+    progress stands and is updated in place, so a long run can go in chunks (a negative
+    ``seed`` keeps the generator's stream going instead of reseeding). ``moon_mode`` is a
+    CHOICE_* code for the shooter's answer where the moon is the shooter's choice.
+    ``traces`` is (n_hands, TRACE_SIZE) to log every hand for the tests, or has no rows.
+
+    Returns (scores[n_hands, players], shooters[n_hands], ends[n_hands]): ``ends[h]`` is the
+    bit set of the winners when hand ``h`` ended its game, else 0.
+    """
+    if seed >= 0:
+        np.random.seed(seed)
+    n = R[R_PLAYERS]
+    scores = np.zeros((n_hands, n), dtype=np.int64)
+    shooters = np.empty(n_hands, dtype=np.int64)
+    ends = np.zeros(n_hands, dtype=np.int64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    totals = carry[1:]
+    tracing = traces.shape[0] > 0
+    no_trace = np.zeros(0, dtype=np.int64)
+    for h in range(n_hands):
+        trace = traces[h] if tracing else no_trace
+        shooter = play_hand(S, R, carry[0], policies, eps, CHOICE_ADD_TO_OTHERS, row, deck, passed, trace)
+        if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:
+            choice = best_moon_choice(R, totals, shooter) if moon_mode == CHOICE_BEST else moon_mode
+            if choice != CHOICE_ADD_TO_OTHERS:
+                score_hand(S, R, choice, row)
+        shooters[h] = shooter
+        for s in range(n):
+            scores[h, s] = row[s]
+            totals[s] += row[s]
+        carry[0] += 1
+        won = game_winners(R, totals)
+        if won:
+            ends[h] = won
+            carry[0] = 0
+            for s in range(n):
+                totals[s] = 0
+    return scores, shooters, ends
 
 
 @njit(parallel=True)
@@ -589,7 +699,6 @@ def simulate_hands_parallel(
         np.random.seed(seed + c)
         S = np.zeros(STATE_SIZE, dtype=np.int64)
         deck = np.zeros(52, dtype=np.int64)
-        fill_deck(R, deck)
         passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
         row = np.zeros(MAX_PLAYERS, dtype=np.int64)
         no_trace = np.zeros(0, dtype=np.int64)
@@ -660,6 +769,34 @@ def rollout_worlds(
     return out / max(n, 1)
 
 
+@njit(parallel=True)
+def rollout_worlds_parallel(
+    worlds: np.ndarray,
+    R: np.ndarray,
+    policies: np.ndarray,
+    eps: float,
+    n: int,
+    seed: int,
+    moon_choice: int,
+) -> np.ndarray:
+    """:func:`rollout_worlds` over all cores: world ``w`` is played by one thread, seeded ``seed + w``
+    (so the result does not depend on the threads)."""
+    players = R[R_PLAYERS]
+    out = np.zeros((worlds.shape[0], players), dtype=np.float64)
+    for w in prange(worlds.shape[0]):
+        np.random.seed(seed + w)
+        S = np.empty(STATE_SIZE, dtype=np.int64)
+        row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        no_trace = np.zeros(0, dtype=np.int64)
+        for _ in range(n):
+            S[:] = worlds[w]
+            play_out(S, R, policies, eps, no_trace)
+            score_hand(S, R, moon_choice, row)
+            for s in range(players):
+                out[w, s] += row[s]
+    return out / max(n, 1)
+
+
 @njit
 def play_out_traced(
     S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, seed: int, moon_choice: int, trace: np.ndarray
@@ -683,7 +820,6 @@ def play_hand_traced(
     np.random.seed(seed)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     deck = np.zeros(52, dtype=np.int64)
-    fill_deck(R, deck)
     passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
     row[MAX_PLAYERS] = play_hand(S, R, hand_number, policies, eps, moon_choice, row, deck, passed, trace)

@@ -111,6 +111,52 @@ def verify_hands(
     return checked
 
 
+def verify_games(rules: Rules, hands: int, seed: int, policy: str = "random") -> int:
+    """Play ``hands`` hands of successive games in the kernel and replay them through :class:`Game`.
+
+    Every deal, pass and card is replayed as in :func:`verify_hands`; a moon left to the
+    shooter is answered by ``best_moon_option`` (the players' rule) and must give the kernel's
+    scores; and each game must end at the same hand with the same winners. Returns plays checked.
+    """
+    from hearts.core.game import Game
+    from hearts.players.knowledge import best_moon_option
+
+    R = rules_array(rules)
+    pol = np.full(rules.players, POLICIES[policy], dtype=np.int64)
+    carry = np.zeros(1 + rules.players, dtype=np.int64)
+    traces = np.zeros((hands, k.TRACE_SIZE), dtype=np.int64)
+    scores, shooters, ends = k.simulate_games(R, hands, pol, 0.1, seed, k.CHOICE_BEST, carry, traces)
+    n = rules.players
+    checked = 0
+    h = 0
+    while h < hands:
+        deals = {i: [int(x) for x in traces[h + i, :n]] for i in range(hands - h)}
+        game = Game(rules, seed=0, deals=deals)
+        while h < hands and not game.is_over:
+            where = f"game hand {game.hand.number} (run hand {h})"
+            hand = game.hand
+            if hand.phase is Phase.PASS:
+                for s in range(n):
+                    game.pass_cards(s, CardSet(int(traces[h, k.TRACE_PASSED + s])))
+            for i in range(rules.hand_size * n):
+                legal, card = int(traces[h, k.TRACE_PLAYS + 2 * i]), int(traces[h, k.TRACE_PLAYS + 2 * i + 1])
+                if hand.legal_mask() != legal:
+                    raise _fail(rules, f"{where}: the engine allows {CardSet(hand.legal_mask())}, the kernel {CardSet(legal)}")
+                game.play(card)
+                checked += 1
+            if hand.phase is Phase.MOON_CHOICE:
+                assert hand.shooter is not None
+                game.choose_moon(hand.shooter, best_moon_option(rules, game.totals, hand.shooter))
+            engine_shooter = -1 if hand.shooter is None else hand.shooter
+            if hand.scores != tuple(int(x) for x in scores[h]) or engine_shooter != shooters[h]:
+                raise _fail(rules, f"{where}: engine scores {hand.scores} (shooter {engine_shooter}), kernel {scores[h].tolist()} (shooter {shooters[h]})")
+            winners = sum(1 << s for s in game.winners)
+            if winners != ends[h]:
+                raise _fail(rules, f"{where}: the engine's game {'ends with winners ' + str(game.winners) if winners else 'goes on'}, the kernel's ends {int(ends[h])}")
+            h += 1
+    return checked
+
+
 def verify_rollouts(rules: Rules, hands: int, seed: int, policy: str = "greedy") -> int:
     """From positions reached by engine play (mid-trick included), play out in the kernel and replay.
 
@@ -220,6 +266,7 @@ def verify_rules(rules: Rules, hands: int = 20, seed: int = 0) -> int:
     """Every check above for one set of rules; returns the number of plays and cases checked."""
     total = verify_hands(rules, hands, seed, "random")
     total += verify_hands(rules, hands, seed + 10_000, "greedy", MoonOption.SUBTRACT_FROM_SELF)
+    total += verify_games(rules, hands, seed + 20_000)
     total += verify_rollouts(rules, max(1, hands // 2), seed)
     total += verify_steps(rules, max(1, hands // 2), seed)
     total += verify_legal_fuzz(rules, 20 * hands, seed)
