@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,20 @@ def replayed(directory: Path) -> list[Game]:
     files = sorted(directory.glob("game-*.json"))
     assert files, f"no records in {directory}"
     return [loads(f.read_text(encoding="utf-8")).replay() for f in files]
+
+
+def recorded_plays(record: GameRecord) -> Iterator[tuple[int, list[Card], Card]]:
+    """Replay ``record`` through the engine: for each play, the seat, its legal cards then, and the card played."""
+    deals = {h.number: tuple(c.mask for c in h.dealt) for h in record.hands}
+    game = Game(record.rules, seed=record.seed, deals=deals)
+    for h in record.hands:
+        for seat, cards in enumerate(h.passes):
+            if cards is not None:
+                game.pass_cards(seat, cards)
+        for t in h.tricks:
+            for card in t.cards:
+                yield game.hand.turn, game.legal_plays(), card
+                game.play(card)
 
 
 def test_figures_json_and_records_agree_with_the_replayed_games(tmp_path: Path) -> None:
@@ -158,25 +173,13 @@ def test_other_players_decide_from_their_own_seat_view() -> None:
     outcomes: list[HandOutcome] = []
     assert play_hands(game, players, 6, outcomes.append) == len(outcomes) >= 1
     assert lowest.views and all(v.seat == 0 and 0 in v.to_move for v in lowest.views)
-    # Replay the game: at every decision of seat 0 it made the lowest choice, and it was asked for each.
+    # Seat 0 passed its lowest cards and played its lowest legal card at every turn, and was asked each time.
     record = GameRecord.of(game)
-    replay = Game(
-        record.rules, seed=record.seed, deals={h.number: tuple(c.mask for c in h.dealt) for h in record.hands}
-    )
-    decisions = 0
-    for h in record.hands[: len(outcomes)]:
-        if h.passes[0] is not None:
-            decisions += 1
-            assert h.passes[0] == CardSet(cards_of(h.dealt[0].mask)[:3])
-            for seat, cards in enumerate(h.passes):
-                replay.pass_cards(seat, cards)
-        for t in h.tricks:
-            for c in t.cards:
-                if replay.hand.turn == 0:
-                    decisions += 1
-                    assert c == replay.legal_plays()[0]
-                replay.play(c)
-    assert decisions == len(lowest.views)
+    passes = [h.passes[0] for h in record.hands if h.passes[0] is not None]
+    assert passes == [CardSet(cards_of(h.dealt[0].mask)[:3]) for h in record.hands if h.passes[0] is not None]
+    turns = [(legal, card) for seat, legal, card in recorded_plays(record) if seat == 0]
+    assert all(card == legal[0] for legal, card in turns)
+    assert len(passes) + len(turns) == len(lowest.views)
 
 
 def test_fast_random_plays_uniformly_among_the_legal_cards() -> None:
@@ -186,20 +189,10 @@ def test_fast_random_plays_uniformly_among_the_legal_cards() -> None:
     expected = variance = 0.0
     observed = 0
     for record in kept:
-        game = Game(
-            record.rules, seed=record.seed, deals={h.number: tuple(c.mask for c in h.dealt) for h in record.hands}
-        )
-        for h in record.hands:
-            for seat, cards in enumerate(h.passes):
-                if cards is not None:
-                    game.pass_cards(seat, cards)
-            for t in h.tricks:
-                for c in t.cards:
-                    legal = game.legal_plays()
-                    expected += 1 / len(legal)
-                    variance += (1 / len(legal)) * (1 - 1 / len(legal))
-                    observed += c == legal[0]
-                    game.play(c)
+        for _, legal, card in recorded_plays(record):
+            expected += 1 / len(legal)
+            variance += (1 / len(legal)) * (1 - 1 / len(legal))
+            observed += card == legal[0]
     assert expected > 500
     assert abs(observed - expected) < 4 * math.sqrt(variance)
 
