@@ -62,6 +62,8 @@ Rollout = Callable[[HandState, random.Random, int], None]
 
 _PLAY = Phase.PLAY
 _SPADE_MASK = SUIT_MASKS[2]
+_UNDER_QUEEN = _SPADE_MASK & ((1 << QS) - 1)
+_QUEEN_AND_ABOVE = _SPADE_MASK & ~_UNDER_QUEEN
 
 
 def _nth_bit(mask: int, k: int) -> int:
@@ -181,19 +183,51 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
                     continue
                 advance(CARDS[_top_rank(mask)])
                 continue
-            # Lead: the lowest card of a random suit, keeping off spades while holding Q♠.
+            # Lead: flush Q♠ with a spade under her when safe; else the lowest-ranked card,
+            # keeping off spades while holding Q♠.
             hand = hands[seat]
-            choices = [s for s in SUIT_MASKS if mask & s]
-            if hand & QS_BIT and len(choices) > 1:
-                choices = [s for s in choices if s != _SPADE_MASK] or choices
-            pick = mask & choices[int(rand() * len(choices))]
-            advance(CARDS[(pick & -pick).bit_length() - 1])
+            under_q = mask & _UNDER_QUEEN
+            if under_q and not hand & _QUEEN_AND_ABOVE:
+                taken_all = 0
+                for t in state.taken:
+                    taken_all |= t
+                if not taken_all & QS_BIT:
+                    advance(CARDS[under_q.bit_length() - 1])
+                    continue
+            pick = mask & ~_SPADE_MASK if hand & QS_BIT and mask & ~_SPADE_MASK else mask
+            best = -1
+            best_rank = 99
+            for suit in SUIT_MASKS:
+                chunk = pick & suit
+                if chunk:
+                    c = (chunk & -chunk).bit_length() - 1
+                    r = c % 13 + (2 if suit == HEARTS else 0) + rand() * 3
+                    if r < best_rank:
+                        best, best_rank = c, r
+            advance(CARDS[best])
 
     return rollout
 
 
 #: The default rollout (the hard player's).
 greedy_rollout: Rollout = make_greedy_rollout(0.1)
+
+
+def _representative(cands: list[int], card: int) -> int:
+    """The index of the candidate that stands for ``card`` (the next one up its suit)."""
+    return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
+
+
+def _clearly_better(a: list[float], b: list[float], margin: float) -> bool:
+    """Whether outcomes ``a`` beat ``b`` (paired, world by world) by more than ``margin`` plus one
+    standard error of the mean difference."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean > margin
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > margin + (var / n) ** 0.5
 
 
 def candidate_cards(k: Knowledge, legal: int) -> list[int]:
@@ -231,6 +265,8 @@ class SearchPlayer(MediumPlayer):
     default_budget = 0.3
     #: Part of the budget spent searching; the rest is margin for the bookkeeping around it.
     budget_share = 0.85
+    #: Points (utility) by which a searched card must beat the rule-based choice to replace it.
+    prior_margin = 0.3
 
     def __init__(
         self,
@@ -314,7 +350,7 @@ class SearchPlayer(MediumPlayer):
         threat = k.moon_threat(min_points=4)
         defence = 1 << threat if threat >= 0 else 0
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
-        sums = [[0.0] * len(cands) for _ in plans]
+        vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
         own = [[0.0] * len(cands) for _ in plans]
         deadline = start + self.budget * self.budget_share
         rollout = self.rollout
@@ -333,7 +369,7 @@ class SearchPlayer(MediumPlayer):
                     if state.phase is _PLAY:
                         rollout(state, sub, shooters)
                     scores = self._finish(state, view)
-                    sums[p][i] += self.utility(view, scores, endgame)
+                    vals[p][i].append(self.utility(view, scores, endgame))
                     own[p][i] += scores[me]
             worlds += 1
             if self.max_worlds is not None and worlds >= self.max_worlds:
@@ -342,7 +378,13 @@ class SearchPlayer(MediumPlayer):
                 break
         self.last_worlds = worlds
         self.last_rollouts = worlds * len(cands) * len(plans)
+        sums = [[sum(v) for v in row] for row in vals]
         best_p, best_i = max(((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]])
+        # The rule-based choice is kept unless the search finds something clearly better: a
+        # margin of prior_margin points plus one standard error of the paired difference.
+        hint_i = _representative(cands, hint)
+        if (best_p, best_i) != (0, hint_i) and not _clearly_better(vals[best_p][best_i], vals[0][hint_i], self.prior_margin):
+            best_p, best_i = 0, hint_i
         card = cands[best_i]
         ranked = sorted(range(len(cands)), key=lambda i: -sums[best_p][i])
         exp = own[best_p][best_i] / worlds
@@ -355,8 +397,8 @@ class SearchPlayer(MediumPlayer):
         if threat >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
             if card > k.winning_card and card // 13 == k.led_suit:
                 return CARDS[card], f"stop {view.names[threat]}'s moon: take the trick with {sym(card)} ({tail})"
-        if card == hint or (hint not in cands and card // 13 == hint // 13 and abs(card - hint) <= 1):
-            return CARDS[card], f"{hint_why} ({tail})"
+        if best_i == hint_i:
+            return CARDS[hint], f"{hint_why} ({tail})"
         return CARDS[card], f"search: {sym(card)} ({tail})"
 
     # -- passing -----------------------------------------------------------------------
