@@ -3,8 +3,8 @@
 Every figure is one core, uniform random legal decisions, the same rules on both sides
 (standard Hearts: no points on the first trick, hearts must be broken, Q♠ does not break
 hearts, the 2♣ opens, no J♦ bonus). A "hand" is everything from the deal to the score:
-the deal, the pass (three hands in four pass, as in both engines' cycles), 52 plays and
-the scoring.
+the deal, the pass (three hands in four: our cycle is left, right, across, hold, and
+OpenSpiel draws its direction among the same four), 52 plays and the scoring.
 
 Rows printed:
 
