@@ -50,7 +50,7 @@ def test_plain_account_tells_every_hand_and_trick(tmp_path: Path) -> None:
     assert f"Trick  1: {game.names[t.leader]} leads. {plays}. {game.names[t.winner]} wins" in out
     # Points and totals of each hand, and the winner.
     assert out.count("  Points: ") == len(game.finished)
-    totals = ", ".join(f"{name} {total}" for name, total in zip(game.names, game.totals))
+    totals = ", ".join(f"{name} {total}" for name, total in zip(game.names, game.totals, strict=True))
     assert f"Final totals: {totals}" in out
     assert "Winner" in out and game.names[game.winners[0]] in out.splitlines()[-1]
 
@@ -117,6 +117,7 @@ async def test_the_viewer_steps_through_tricks_and_hands() -> None:
     game = _finished_game(Rules.preset("short"), seed=11)
     app = ReplayApp(loads(dumps(GameRecord.of(game))), title="game.json")
     async with app.run_test(size=(110, 40)) as pilot:
+
         def text() -> str:
             return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 

@@ -77,7 +77,9 @@ def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path, started: list[Sessi
         (["--resume"], "no saved game at"),
     ],
 )
-def test_bad_options_exit_2_with_the_reason(tmp_path: Path, started: list[Session], args: list[str], message: str) -> None:
+def test_bad_options_exit_2_with_the_reason(
+    tmp_path: Path, started: list[Session], args: list[str], message: str
+) -> None:
     result = runner.invoke(app, ["play", "--save-file", str(tmp_path / "g.json"), *args])
     assert result.exit_code == 2
     assert message in result.output

@@ -80,7 +80,11 @@ async def test_a_whole_hand_by_keyboard(tmp_path: Path) -> None:
 
         refused = False
         while game.hand.number == 0:
-            await until(pilot, lambda: human_to_act(app) or game.hand.number > 0 or not isinstance(app.screen, TableScreen), "your turn")
+            await until(
+                pilot,
+                lambda: human_to_act(app) or game.hand.number > 0 or not isinstance(app.screen, TableScreen),
+                "your turn",
+            )
             if not isinstance(app.screen, TableScreen) or game.hand.number > 0:
                 break
             view = game.view(HUMAN)
@@ -96,7 +100,7 @@ async def test_a_whole_hand_by_keyboard(tmp_path: Path) -> None:
                 assert greyed == set(illegal)
                 refused = True
             await type_card(pilot, view.legal[-1])
-            await until(pilot, lambda: game.view(HUMAN) != view, "the card to be played")
+            await until(pilot, lambda view=view: game.view(HUMAN) != view, "the card to be played")
         assert refused, "every play was forced: pick another seed"
 
         # The end-of-hand screen: points, totals, the deal, step through the tricks.
@@ -104,7 +108,7 @@ async def test_a_whole_hand_by_keyboard(tmp_path: Path) -> None:
         finished = game.finished[0]
         text = screen_text(app)
         assert "Hand 1 is over" in text and "The deal" in text
-        for name, points in zip(game.names, finished.scores):
+        for name, points in zip(game.names, finished.scores, strict=True):
             assert any(name in line and line.split()[-2] == str(points) for line in text.splitlines() if name in line)
         await pilot.press("right")
         viewer = app.screen.query_one(DealViewer)
@@ -126,7 +130,7 @@ async def test_quit_mid_hand_and_resume(tmp_path: Path) -> None:
             await until(pilot, lambda: human_to_act(app), "your turn")
             view = game.view(HUMAN)
             await type_card(pilot, view.legal[0])
-            await until(pilot, lambda: game.view(HUMAN) != view, "the card to be played")
+            await until(pilot, lambda view=view: game.view(HUMAN) != view, "the card to be played")
         await until(pilot, lambda: human_to_act(app), "your turn")
         saved = dumps(GameRecord.of(game))
         await pilot.press("ctrl+q")
@@ -155,7 +159,9 @@ def test_resume_without_a_save_says_so(tmp_path: Path) -> None:
 
 
 async def test_table_layout_shows_seats_scores_and_hand(tmp_path: Path) -> None:
-    session = Session.new(Rules.preset("omnibus"), fast_settings(four_colour=True), seed=8, save_path=tmp_path / "g.json")
+    session = Session.new(
+        Rules.preset("omnibus"), fast_settings(four_colour=True), seed=8, save_path=tmp_path / "g.json"
+    )
     app = HeartsApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: human_to_act(app), "the pass")
@@ -181,7 +187,9 @@ async def test_table_layout_shows_seats_scores_and_hand(tmp_path: Path) -> None:
 
 
 async def test_hint_gives_a_move_and_its_reason(tmp_path: Path) -> None:
-    session = Session.new(Rules.preset("no-passing"), fast_settings(hint_level="easy"), seed=3, save_path=tmp_path / "g.json")
+    session = Session.new(
+        Rules.preset("no-passing"), fast_settings(hint_level="easy"), seed=3, save_path=tmp_path / "g.json"
+    )
     app = HeartsApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: human_to_act(app), "your turn")
@@ -250,7 +258,7 @@ async def test_game_over_offers_another_game(tmp_path: Path) -> None:
                 await pilot.press("enter")
             else:
                 await type_card(pilot, view.legal[0])
-            await until(pilot, lambda: game.view(HUMAN) != view, "the move")
+            await until(pilot, lambda view=view: game.view(HUMAN) != view, "the move")
         assert game.is_over
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the final table")

@@ -8,6 +8,7 @@ saved after every move.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -17,32 +18,140 @@ RULES_HELP = "Rules (override the preset)"
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play_command(
-        preset: str = typer.Option("standard", "--preset", "-p", help="Rule preset ('hearts rules list' shows them)."),
-        seats: int = typer.Option(None, "--seats", "--players", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP),
-        opponents: str = typer.Option("medium", "--opponents", "-o", help="Computer levels, one per seat clockwise from your left, comma-separated; the last repeats (e.g. 'medium' or 'easy,hard,expert')."),
-        target: int = typer.Option(None, "--target", help="The game ends when a total reaches this.", rich_help_panel=RULES_HELP),
-        seed: int = typer.Option(None, "--seed", help="Seed of the deals (the same seed deals the same cards)."),
-        name: str = typer.Option("You", "--name", help="Your name at the table."),
-        speed: str = typer.Option(None, "--speed", help="How fast the computer players move: instant, fast, normal or slow."),
-        four_colour: bool = typer.Option(None, "--four-colour/--two-colour", help="Four-colour deck (clubs green, diamonds blue)."),
-        resume: bool = typer.Option(False, "--resume", help="Continue the game saved when you last quit (or crashed)."),
-        think: float = typer.Option(None, "--think", help="Seconds each computer player may think per move (default: the level's own)."),
-        hint_level: str = typer.Option("expert", "--hint-level", help="The level whose advice the hint key gives."),
-        save_file: Path = typer.Option(None, "--save-file", help="Where the game in progress is saved (default: your user data folder)."),
-        pass_cycle: str = typer.Option(None, "--pass-cycle", help="standard, left, no-hold, none, or directions such as 'left,right,across,hold'.", rich_help_panel=RULES_HELP),
-        pass_count: int = typer.Option(None, "--pass-count", help="Cards passed each hand.", rich_help_panel=RULES_HELP),
-        removed: str = typer.Option(None, "--removed", help="Cards taken out of the deck, e.g. '2D 2C' (default: what the player count needs).", rich_help_panel=RULES_HELP),
-        opening: str = typer.Option(None, "--opening", help="lowest-club (the 2♣ leads) or any-club.", rich_help_panel=RULES_HELP),
-        points_on_first_trick: bool = typer.Option(None, "--points-on-first-trick/--no-points-on-first-trick", help="May hearts and Q♠ fall on the first trick?", rich_help_panel=RULES_HELP),
-        hearts_must_be_broken: bool = typer.Option(None, "--hearts-must-be-broken/--hearts-any-time", help="Must hearts be broken before one is led?", rich_help_panel=RULES_HELP),
-        queen_breaks_hearts: bool = typer.Option(None, "--queen-breaks-hearts/--queen-does-not-break-hearts", help="Does Q♠ break hearts (house rule)?", rich_help_panel=RULES_HELP),
-        heart_lead_with_only_queen: bool = typer.Option(None, "--heart-lead-with-only-queen/--queen-lead-with-only-queen", help="Holding only hearts and Q♠, may a heart be led?", rich_help_panel=RULES_HELP),
-        heart_points: int = typer.Option(None, "--heart-points", help="Points per heart.", rich_help_panel=RULES_HELP),
-        queen_points: int = typer.Option(None, "--queen-points", help="Points for Q♠.", rich_help_panel=RULES_HELP),
-        bonus_card: str = typer.Option(None, "--bonus-card", help="Omnibus bonus card, e.g. JD or 10D ('none' for no bonus).", rich_help_panel=RULES_HELP),
-        bonus_points: int = typer.Option(None, "--bonus-points", help="What the bonus card scores (e.g. -10).", rich_help_panel=RULES_HELP),
-        moon: str = typer.Option(None, "--moon", help="add-to-others, shooter-chooses, subtract-from-shooter or disabled.", rich_help_panel=RULES_HELP),
-        ties: str = typer.Option(None, "--ties", help="share (tied lowest seats share the win) or play-on.", rich_help_panel=RULES_HELP),
+        preset: Annotated[
+            str, typer.Option("--preset", "-p", help="Rule preset ('hearts rules list' shows them).")
+        ] = "standard",
+        seats: Annotated[
+            int | None,
+            typer.Option(
+                "--seats", "--players", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP
+            ),
+        ] = None,
+        opponents: Annotated[
+            str,
+            typer.Option(
+                "--opponents",
+                "-o",
+                help="Computer levels, one per seat clockwise from your left, comma-separated; the last repeats (e.g. 'medium' or 'easy,hard,expert').",
+            ),
+        ] = "medium",
+        target: Annotated[
+            int | None,
+            typer.Option("--target", help="The game ends when a total reaches this.", rich_help_panel=RULES_HELP),
+        ] = None,
+        seed: Annotated[
+            int | None, typer.Option("--seed", help="Seed of the deals (the same seed deals the same cards).")
+        ] = None,
+        name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "You",
+        speed: Annotated[
+            str | None,
+            typer.Option("--speed", help="How fast the computer players move: instant, fast, normal or slow."),
+        ] = None,
+        four_colour: Annotated[
+            bool | None,
+            typer.Option("--four-colour/--two-colour", help="Four-colour deck (clubs green, diamonds blue)."),
+        ] = None,
+        resume: Annotated[
+            bool, typer.Option("--resume", help="Continue the game saved when you last quit (or crashed).")
+        ] = False,
+        think: Annotated[
+            float | None,
+            typer.Option("--think", help="Seconds each computer player may think per move (default: the level's own)."),
+        ] = None,
+        hint_level: Annotated[
+            str, typer.Option("--hint-level", help="The level whose advice the hint key gives.")
+        ] = "expert",
+        save_file: Annotated[
+            Path | None,
+            typer.Option("--save-file", help="Where the game in progress is saved (default: your user data folder)."),
+        ] = None,
+        pass_cycle: Annotated[
+            str | None,
+            typer.Option(
+                "--pass-cycle",
+                help="standard, left, no-hold, none, or directions such as 'left,right,across,hold'.",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        pass_count: Annotated[
+            int | None, typer.Option("--pass-count", help="Cards passed each hand.", rich_help_panel=RULES_HELP)
+        ] = None,
+        removed: Annotated[
+            str | None,
+            typer.Option(
+                "--removed",
+                help="Cards taken out of the deck, e.g. '2D 2C' (default: what the player count needs).",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        opening: Annotated[
+            str | None,
+            typer.Option("--opening", help="lowest-club (the 2♣ leads) or any-club.", rich_help_panel=RULES_HELP),
+        ] = None,
+        points_on_first_trick: Annotated[
+            bool | None,
+            typer.Option(
+                "--points-on-first-trick/--no-points-on-first-trick",
+                help="May hearts and Q♠ fall on the first trick?",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        hearts_must_be_broken: Annotated[
+            bool | None,
+            typer.Option(
+                "--hearts-must-be-broken/--hearts-any-time",
+                help="Must hearts be broken before one is led?",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        queen_breaks_hearts: Annotated[
+            bool | None,
+            typer.Option(
+                "--queen-breaks-hearts/--queen-does-not-break-hearts",
+                help="Does Q♠ break hearts (house rule)?",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        heart_lead_with_only_queen: Annotated[
+            bool | None,
+            typer.Option(
+                "--heart-lead-with-only-queen/--queen-lead-with-only-queen",
+                help="Holding only hearts and Q♠, may a heart be led?",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        heart_points: Annotated[
+            int | None, typer.Option("--heart-points", help="Points per heart.", rich_help_panel=RULES_HELP)
+        ] = None,
+        queen_points: Annotated[
+            int | None, typer.Option("--queen-points", help="Points for Q♠.", rich_help_panel=RULES_HELP)
+        ] = None,
+        bonus_card: Annotated[
+            str | None,
+            typer.Option(
+                "--bonus-card",
+                help="Omnibus bonus card, e.g. JD or 10D ('none' for no bonus).",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        bonus_points: Annotated[
+            int | None,
+            typer.Option("--bonus-points", help="What the bonus card scores (e.g. -10).", rich_help_panel=RULES_HELP),
+        ] = None,
+        moon: Annotated[
+            str | None,
+            typer.Option(
+                "--moon",
+                help="add-to-others, shooter-chooses, subtract-from-shooter or disabled.",
+                rich_help_panel=RULES_HELP,
+            ),
+        ] = None,
+        ties: Annotated[
+            str | None,
+            typer.Option(
+                "--ties", help="share (tied lowest seats share the win) or play-on.", rich_help_panel=RULES_HELP
+            ),
+        ] = None,
     ) -> None:
         """Play Hearts in the terminal: you against computer players, all keyboard (mouse too)."""
         from hearts.core import HeartsError, Rules
@@ -64,7 +173,9 @@ def register(app: typer.Typer) -> None:
         }  # fmt: skip
         overrides = {k: v for k, v in rule_flags.items() if v is not None}
         if pass_cycle is not None:
-            overrides["pass_cycle"] = pass_cycle if "," not in pass_cycle else tuple(d.strip() for d in pass_cycle.split(","))
+            overrides["pass_cycle"] = (
+                pass_cycle if "," not in pass_cycle else tuple(d.strip() for d in pass_cycle.split(","))
+            )
         if removed is not None:
             overrides["removed"] = tuple(removed.replace(",", " ").split())
         if bonus_card is not None:
@@ -72,7 +183,9 @@ def register(app: typer.Typer) -> None:
 
         if resume:
             if overrides or preset != "standard" or seed is not None:
-                typer.echo("note: --resume plays on with the saved game's rules and seed; rule flags are ignored", err=True)
+                typer.echo(
+                    "note: --resume plays on with the saved game's rules and seed; rule flags are ignored", err=True
+                )
             table = {k: v for k, v in {"speed": speed, "four_colour": four_colour}.items() if v is not None}
             try:
                 session = Session.resume(path, table)
@@ -93,8 +206,14 @@ def register(app: typer.Typer) -> None:
                     resolve_level(level)
             except ValueError as exc:
                 fail(str(exc))
-            settings = Settings(name=name, opponents=levels, speed=speed or "normal",
-                                four_colour=bool(four_colour), hint_level=hint_level, think=think)
+            settings = Settings(
+                name=name,
+                opponents=levels,
+                speed=speed or "normal",
+                four_colour=bool(four_colour),
+                hint_level=hint_level,
+                think=think,
+            )
             if path.exists():
                 # Starting afresh must not silently lose an unfinished game: keep it beside the new one.
                 path.replace(path.with_name("previous-game.json"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -17,8 +18,10 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_command(
-        file: Path = typer.Argument(..., help="A game record (JSON), e.g. a saved game or a server or tournament record."),
-        text: bool = typer.Option(False, "--text", help="Print the plain account even in a terminal."),
+        file: Annotated[
+            Path, typer.Argument(help="A game record (JSON), e.g. a saved game or a server or tournament record.")
+        ],
+        text: Annotated[bool, typer.Option("--text", help="Print the plain account even in a terminal.")] = False,
     ) -> None:
         """Replay a game record: every pass, trick, winner, points, totals and moon."""
         from hearts.core import HeartsError, loads

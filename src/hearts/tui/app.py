@@ -145,7 +145,6 @@ class TableScreen(Screen[None]):
     def refresh_table(self) -> None:
         """Draw everything from the human seat's view (and the held trick, if any)."""
         session = self.session
-        game = session.game
         view = session.view()
         n = view.players
         fc = session.settings.four_colour
@@ -156,15 +155,22 @@ class TableScreen(Screen[None]):
             seat = box.seat
             lines = [Text(f"total {view.totals[seat]} · hand {view.points[seat]}")]
             if view.phase is Phase.PASS and view.direction is not PassDirection.HOLD:
-                status = Text("passed ✓", style="green") if view.has_passed[seat] else Text("choosing a pass…", style="dim")
+                status = (
+                    Text("passed ✓", style="green") if view.has_passed[seat] else Text("choosing a pass…", style="dim")
+                )
             elif playing and seat in view.to_move and seat != HUMAN and self.shown_trick is None:
                 status = Text("thinking…", style="italic yellow")
             else:
                 status = Text(f"{view.hand_sizes[seat]} cards", style="dim")
             lines.append(status)
-            box.show(session.label(seat), lines, played.get(seat), fc,
-                     to_move=seat in view.to_move and self.shown_trick is None,
-                     won=self.shown_trick is not None and self.shown_trick.winner == seat)
+            box.show(
+                session.label(seat),
+                lines,
+                played.get(seat),
+                fc,
+                to_move=seat in view.to_move and self.shown_trick is None,
+                won=self.shown_trick is not None and self.shown_trick.winner == seat,
+            )
         self.query_one("#center", Static).update(self._center_text(view), layout=False)
         self.query_one("#scores", Static).update(
             score_table([session.names[s] for s in range(n)], view.points, view.totals, to_move=view.to_move)
@@ -179,8 +185,15 @@ class TableScreen(Screen[None]):
             if cards and cards[self.cursor] not in view.legal:
                 self.cursor = cards.index(view.legal[0])
         received = view.received if view.received is not None and not self._have_played(view) else CardSet()
-        self.query_one(HandRow).show(cards, fc, self.cursor if cards else None, self.marked,
-                                     CardSet(view.legal) if my_play else None, received, self.hinted)
+        self.query_one(HandRow).show(
+            cards,
+            fc,
+            self.cursor if cards else None,
+            self.marked,
+            CardSet(view.legal) if my_play else None,
+            received,
+            self.hinted,
+        )
         self._draw_prompt(view, received)
 
     def _center_text(self, view) -> Text:  # type: ignore[no-untyped-def]
@@ -201,15 +214,18 @@ class TableScreen(Screen[None]):
         if view.phase is Phase.GAME_OVER:
             out.append("game over", style="bold yellow")
         else:
-            out.append("♥ broken" if view.hearts_broken else "♥ not broken", style="bold red" if view.hearts_broken else "dim")
+            out.append(
+                "♥ broken" if view.hearts_broken else "♥ not broken", style="bold red" if view.hearts_broken else "dim"
+            )
         out.append("\n")
         if self.shown_trick is not None and self.shown_trick.winner is not None:
             winner = names[self.shown_trick.winner]
             out.append(f"{winner} {verb(winner, 'take')} the trick", style="bold green")
         elif view.phase is Phase.PLAY:
             turn = view.to_move[0]
-            out.append("Your turn" if turn == HUMAN else f"{names[turn]} to play",
-                       style="bold yellow" if turn == HUMAN else "")
+            out.append(
+                "Your turn" if turn == HUMAN else f"{names[turn]} to play", style="bold yellow" if turn == HUMAN else ""
+            )
         elif view.phase is Phase.MOON_CHOICE:
             out.append("🌕 moon!", style="bold yellow")
         return out
@@ -232,8 +248,11 @@ class TableScreen(Screen[None]):
         line.append("\n")
         k = view.rules.pass_count
         if view.phase is Phase.PASS and HUMAN in view.to_move:
-            line.append(f"Pass {k} cards to {names[view.pass_to]}: Space, click or type marks "
-                        f"({len(self.marked)}/{k}), Enter passes.", style="dim")
+            line.append(
+                f"Pass {k} cards to {names[view.pass_to]}: Space, click or type marks "
+                f"({len(self.marked)}/{k}), Enter passes.",
+                style="dim",
+            )
         elif view.phase is Phase.PASS:
             line.append("Waiting for the others to pass…", style="dim")
         elif view.phase is Phase.PLAY and view.my_turn and self.shown_trick is None:
@@ -274,8 +293,9 @@ class TableScreen(Screen[None]):
             if len(game.finished) > self.hands_shown:
                 self.hands_shown = len(game.finished)
                 story = hand_story(game.finished[-1], tuple(_running_totals(game, len(game.finished))))
-                await self.app.push_screen_wait(HandOverScreen(session.names, story, session.settings.four_colour,
-                                                               game_over=game.is_over))
+                await self.app.push_screen_wait(
+                    HandOverScreen(session.names, story, session.settings.four_colour, game_over=game.is_over)
+                )
                 if not game.is_over:
                     self._log_hand_start()
                 self.refresh_table()
@@ -352,7 +372,12 @@ class TableScreen(Screen[None]):
                 self.write_log(Text(f"{names[event.seat]}: ") + card_text(event.card, fc))
             elif isinstance(event, TrickWon):
                 pts = f" (+{event.points})" if event.points else ""
-                self.write_log(Text(f"  {names[event.seat]} {verb(names[event.seat], 'take')} trick {event.trick_number + 1}{pts}", style="green"))
+                self.write_log(
+                    Text(
+                        f"  {names[event.seat]} {verb(names[event.seat], 'take')} trick {event.trick_number + 1}{pts}",
+                        style="green",
+                    )
+                )
                 self.shown_trick = Trick(event.leader, event.cards, event.seat)
                 self.hold_pending = True
             elif isinstance(event, HeartsBroken):
@@ -375,7 +400,9 @@ class TableScreen(Screen[None]):
                 scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event.points))
                 self.write_log(Text(f"Hand {event.hand_number + 1}: {scores}", style="bold"))
             elif isinstance(event, GameOver):
-                self.write_log(Text("Game over: " + " and ".join(names[s] for s in event.winners) + " won", style="bold yellow"))
+                self.write_log(
+                    Text("Game over: " + " and ".join(names[s] for s in event.winners) + " won", style="bold yellow")
+                )
         self.refresh_table()
 
     def _log_hand_start(self) -> None:
@@ -544,7 +571,7 @@ class TableScreen(Screen[None]):
 def _running_totals(game, hands: int) -> list[int]:  # type: ignore[no-untyped-def]
     totals = [0] * game.rules.players
     for hand in game.finished[:hands]:
-        totals = [a + b for a, b in zip(totals, hand.scores)]
+        totals = [a + b for a, b in zip(totals, hand.scores, strict=True)]
     return totals
 
 

@@ -81,7 +81,10 @@ class TypedCard:
         text = self.text + key
         if not self.text:
             if key not in RANK_START:
-                return TypedCard(text, error=f"{key!r} does not start a card: type a rank 2-10, T, J, Q, K or A, then a suit c, d, s or h")
+                return TypedCard(
+                    text,
+                    error=f"{key!r} does not start a card: type a rank 2-10, T, J, Q, K or A, then a suit c, d, s or h",
+                )
             return TypedCard(text)
         if self.text == "1" and key == "0":
             return TypedCard(text)

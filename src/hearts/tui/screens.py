@@ -88,8 +88,12 @@ class MoonScreen(ModalScreen[MoonOption]):
             table.add_row(name, str(self.totals[s]), str(add[s]), str(sub[s]))
         with Vertical(classes="box"):
             yield Static("🌕 You shot the moon!", classes="title")
-            yield Static(Text(f"Choose how it scores: (a) add {self.value} to every other seat, or "
-                              f"(s) subtract {self.value} from your own total."))
+            yield Static(
+                Text(
+                    f"Choose how it scores: (a) add {self.value} to every other seat, or "
+                    f"(s) subtract {self.value} from your own total."
+                )
+            )
             yield Static(table)
             yield Static("a: add to the others   s: subtract from me", classes="keys")
 
@@ -126,8 +130,11 @@ class HandOverScreen(ModalScreen[None]):
                 yield Static(Text("🌕 " + moon, style="bold yellow"), id="moon")
             yield Static(table, id="hand-scores")
             yield DealViewer(self.names, story, self.four_colour, id="viewer")
-            yield Static("← → step through the deal and the tricks · Enter "
-                         + ("shows the final table" if self.game_over else "deals the next hand"), classes="keys")
+            yield Static(
+                "← → step through the deal and the tricks · Enter "
+                + ("shows the final table" if self.game_over else "deals the next hand"),
+                classes="keys",
+            )
 
     def action_step(self, delta: int) -> None:
         viewer = self.query_one(DealViewer)
@@ -148,8 +155,9 @@ class GameOverScreen(ModalScreen[bool]):
         Binding("q,escape", "leave", "Quit"),
     ]
 
-    def __init__(self, names: Sequence[str], stories: Sequence[HandStory], totals: Sequence[int],
-                 winners: Sequence[int]) -> None:
+    def __init__(
+        self, names: Sequence[str], stories: Sequence[HandStory], totals: Sequence[int], winners: Sequence[int]
+    ) -> None:
         super().__init__(classes="dialog")
         self.names = tuple(names)
         self.stories = list(stories)
@@ -167,8 +175,10 @@ class GameOverScreen(ModalScreen[bool]):
             if story.scores is not None:
                 moon = " 🌕" if story.shooter is not None else ""
                 table.add_row(f"{story.number + 1}{moon}", *(str(p) for p in story.scores))
-        table.add_row(Text("total", style="bold"),
-                      *(Text(str(t), style="bold green" if s in self.winners else "bold") for s, t in enumerate(self.totals)))
+        table.add_row(
+            Text("total", style="bold"),
+            *(Text(str(t), style="bold green" if s in self.winners else "bold") for s, t in enumerate(self.totals)),
+        )
         with Vertical(classes="box"):
             yield Static(Text(f"🏆 {who} {verb}!"), classes="title", id="winners")
             yield Static(table, id="final-table")

@@ -245,7 +245,9 @@ class Session:
             problem = f"{type(decision).__name__}: {decision}"
         moves = self.game.legal_moves(seat)
         rng = random.Random(self.game.seed ^ len(self.game.finished) ^ seat)
-        return rng.choice(moves), f"{self.names[seat]}'s {self.levels.get(seat)} player failed ({problem}); a random legal move was made"
+        return rng.choice(
+            moves
+        ), f"{self.names[seat]}'s {self.levels.get(seat)} player failed ({problem}); a random legal move was made"
 
     # -- saving -----------------------------------------------------------------------
 

@@ -131,7 +131,7 @@ def game_stories(game: Game) -> list[HandStory]:
     running = [0] * game.rules.players
     for hand in game.finished:
         assert hand.scores is not None
-        running = [a + b for a, b in zip(running, hand.scores)]
+        running = [a + b for a, b in zip(running, hand.scores, strict=True)]
         stories.append(hand_story(hand, tuple(running)))
     if not game.is_over:
         stories.append(hand_story(game.hand))
@@ -139,7 +139,7 @@ def game_stories(game: Game) -> list[HandStory]:
 
 
 def _scores_line(names: tuple[str, ...], values: tuple[int, ...]) -> str:
-    return ", ".join(f"{name} {value}" for name, value in zip(names, values))
+    return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))
 
 
 def game_account(record: GameRecord) -> str:
@@ -159,7 +159,9 @@ def game_account(record: GameRecord) -> str:
     for story in game_stories(game):
         lines.append("")
         state = "" if story.finished else " (in progress)"
-        lines.append(f"Hand {story.number + 1}: {'no passing' if story.direction is PassDirection.HOLD else 'pass ' + story.direction.value}{state}")
+        lines.append(
+            f"Hand {story.number + 1}: {'no passing' if story.direction is PassDirection.HOLD else 'pass ' + story.direction.value}{state}"
+        )
         lines.append("  Dealt:")
         width = max(len(x) for x in names)
         for seat, cards in enumerate(story.dealt):
@@ -192,7 +194,9 @@ def game_account(record: GameRecord) -> str:
     lines.append("")
     if game.winners:
         who = " and ".join(names[s] for s in game.winners)
-        lines.append(f"Game over. {'Winners' if len(game.winners) > 1 else 'Winner'}: {who}. Final totals: {_scores_line(names, tuple(game.totals))}")
+        lines.append(
+            f"Game over. {'Winners' if len(game.winners) > 1 else 'Winner'}: {who}. Final totals: {_scores_line(names, tuple(game.totals))}"
+        )
     else:
         lines.append(f"Game in progress. Totals so far: {_scores_line(names, tuple(game.totals))}")
     return "\n".join(lines)

@@ -46,8 +46,18 @@ class CardWidget(Static):
         self.index = index
         self.card: Card | None = None
 
-    def show(self, card: Card | None, four_colour: bool, *, cursor: bool = False, marked: bool = False,
-             illegal: bool = False, received: bool = False, hinted: bool = False, suit_start: bool = False) -> None:
+    def show(
+        self,
+        card: Card | None,
+        four_colour: bool,
+        *,
+        cursor: bool = False,
+        marked: bool = False,
+        illegal: bool = False,
+        received: bool = False,
+        hinted: bool = False,
+        suit_start: bool = False,
+    ) -> None:
         """Draw ``card`` (or hide the slot when ``None``) with its state as CSS classes."""
         self.card = card
         if self.display != (card is not None):
@@ -55,8 +65,14 @@ class CardWidget(Static):
         if card is None:
             return
         self.update(face_text(card, four_colour, dim=illegal), layout=False)  # fixed size: no re-layout
-        for name, on in (("-cursor", cursor), ("-marked", marked), ("-illegal", illegal), ("-received", received),
-                         ("-hinted", hinted), ("-suit-start", suit_start)):
+        for name, on in (
+            ("-cursor", cursor),
+            ("-marked", marked),
+            ("-illegal", illegal),
+            ("-received", received),
+            ("-hinted", hinted),
+            ("-suit-start", suit_start),
+        ):
             self.set_class(on, name)
 
     def on_click(self) -> None:
@@ -73,8 +89,16 @@ class HandRow(Horizontal):
         for i in range(self.MAX_CARDS):
             yield CardWidget(i)
 
-    def show(self, cards: Sequence[Card], four_colour: bool, cursor: int | None, marked: CardSet, legal: CardSet | None,
-             received: CardSet, hinted: CardSet) -> None:
+    def show(
+        self,
+        cards: Sequence[Card],
+        four_colour: bool,
+        cursor: int | None,
+        marked: CardSet,
+        legal: CardSet | None,
+        received: CardSet,
+        hinted: CardSet,
+    ) -> None:
         """Draw the hand; ``legal`` None means every card looks playable (not the human's turn to play)."""
         widgets = list(self.query(CardWidget))
         for i, widget in enumerate(widgets):
@@ -101,8 +125,9 @@ class SeatBox(Static):
         super().__init__("", classes="seat", **kwargs)  # type: ignore[arg-type]
         self.seat = seat
 
-    def show(self, title: str, lines: Sequence[Text], card: Card | None, four_colour: bool, *, to_move: bool,
-             won: bool) -> None:
+    def show(
+        self, title: str, lines: Sequence[Text], card: Card | None, four_colour: bool, *, to_move: bool, won: bool
+    ) -> None:
         self.border_title = escape(title)  # names are the players' own text, not markup
         body = Text("\n").join(lines)
         body.append("\n")
@@ -117,8 +142,15 @@ class SeatBox(Static):
         self.set_class(won, "-won")
 
 
-def score_table(names: Sequence[str], points: Sequence[int], totals: Sequence[int], *, to_move: Sequence[int] = (),
-                title: str | None = None, expand: bool = True) -> Table:
+def score_table(
+    names: Sequence[str],
+    points: Sequence[int],
+    totals: Sequence[int],
+    *,
+    to_move: Sequence[int] = (),
+    title: str | None = None,
+    expand: bool = True,
+) -> Table:
     """The running scores: each seat's points this hand and its total (low is good)."""
     table = Table(title=title, expand=expand, box=None, padding=(0, 1), show_edge=False)
     table.add_column("seat", ratio=1, no_wrap=True, overflow="ellipsis")
@@ -164,8 +196,11 @@ class DealViewer(Static):
         n = len(names)
         holding = story.direction is PassDirection.HOLD
         if self.step == 0:
-            heading = Text.assemble(("The deal", "bold"), f"  ·  hand {story.number + 1}  ·  ",
-                                    "no passing" if holding else f"pass {story.direction.value}")
+            heading = Text.assemble(
+                ("The deal", "bold"),
+                f"  ·  hand {story.number + 1}  ·  ",
+                "no passing" if holding else f"pass {story.direction.value}",
+            )
             table = Table(box=None, padding=(0, 1), expand=False)
             table.add_column("seat", style="bold", no_wrap=True)
             table.add_column("dealt")
@@ -187,8 +222,12 @@ class DealViewer(Static):
             hint = Text("→ to step through the tricks", style="dim")
             return Group(heading, table, hint)
         trick = story.tricks[self.step - 1]
-        heading = Text.assemble(("Trick ", "bold"), (f"{trick.number + 1}", "bold"), f" of {story.rules.hand_size}",
-                                f"  ·  {names[trick.leader]} {verb(names[trick.leader], 'lead')}")
+        heading = Text.assemble(
+            ("Trick ", "bold"),
+            (f"{trick.number + 1}", "bold"),
+            f" of {story.rules.hand_size}",
+            f"  ·  {names[trick.leader]} {verb(names[trick.leader], 'lead')}",
+        )
         played = dict(trick.plays)
         table = Table(box=None, padding=(0, 1), expand=False)
         table.add_column("seat", style="bold", no_wrap=True)
@@ -203,7 +242,9 @@ class DealViewer(Static):
                 if i:
                     hand.append(" ")
                 hand.append_text(card_text(c, fc, "reverse" if c == card else "dim"))
-            label = Text(names[seat]) + (Text(f" ◀ {verb(names[seat], 'win')}", style="bold yellow") if won else Text(""))
+            label = Text(names[seat]) + (
+                Text(f" ◀ {verb(names[seat], 'win')}", style="bold yellow") if won else Text("")
+            )
             table.add_row(label, cell, hand)
         if trick.winner is None:
             outcome = Text("the trick is still being played", style="dim")
