@@ -29,6 +29,12 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        engine: str = typer.Option(
+            "auto",
+            "--engine",
+            help="python (the rules engine), fast (compiled with numba; random level only, no records) or "
+            "auto: fast when numba is installed, every seat is random and no --records are asked for.",
+        ),
     ) -> None:
         """Play many hands through the rules engine; print hands per second and each seat's points.
 
@@ -51,8 +57,10 @@ def register(app: typer.Typer) -> None:
 
         console = Console()
         try:
+            if records_dir is not None and engine.strip().lower() == "auto":
+                engine = "python"  # records are the engine's: only its path writes them
             config = SimulationConfig(
-                hands=hands, seats=seats, preset=preset, seed=seed, players=tuple(players.split(","))
+                hands=hands, seats=seats, preset=preset, seed=seed, players=tuple(players.split(",")), engine=engine
             )
         except SimulationError as exc:
             raise typer.BadParameter(str(exc), param_hint=exc.option) from None
@@ -62,6 +70,8 @@ def register(app: typer.Typer) -> None:
             )
         sink = None
         if records_dir is not None:
+            if config.engine == "fast":
+                raise typer.BadParameter("the fast engine keeps no records: use --engine python", param_hint="--records")
             if records_dir.exists() and not records_dir.is_dir():
                 raise typer.BadParameter(f"{records_dir} exists and is not a directory", param_hint="--records")
             sink = records_writer(records_dir)
@@ -73,7 +83,7 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task("simulate", total=hands)
             result = simulate(config, progress=lambda done, total: bar.update(task, completed=done), records=sink)
 
-        rules_name = f"{config.preset}, {config.seats} seats"
+        rules_name = f"{config.preset}, {config.seats} seats, {config.engine} engine"
         console.print(
             f"{result.hands:,} hands ({rules_name}) in {result.seconds:.2f} s: "
             f"[bold]{result.hands_per_second:,.0f} hands/s[/bold] ({result.hands_per_cpu_second:,.0f} per CPU second); "

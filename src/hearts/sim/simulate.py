@@ -67,6 +67,9 @@ class SimulationConfig:
     preset: str = "standard"
     seed: int = 0
     players: tuple[str, ...] = ("random",)
+    #: "python" (the rules engine), "fast" (hearts.fast's compiled games; random level only) or
+    #: "auto" (fast when numba is installed and every seat is random); resolved on construction.
+    engine: str = "python"
     rules: Rules = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -93,6 +96,30 @@ class SimulationConfig:
             if level not in LEVELS:
                 raise SimulationError(f"unknown player level {level!r}: choose one of {', '.join(LEVELS)}", "--players")
         object.__setattr__(self, "players", levels)
+        engine = self.engine.strip().lower() if isinstance(self.engine, str) else self.engine
+        if engine not in ENGINES:
+            raise SimulationError(f"unknown engine {self.engine!r}: choose one of {', '.join(ENGINES)}", "--engine")
+        all_random = set(levels) == {"random"}
+        if engine == "auto":
+            engine = "fast" if all_random and fast_engine_available() else "python"
+        elif engine == "fast" and not all_random:
+            raise SimulationError("the fast engine plays the random level only: use --engine python for other levels", "--engine")
+        object.__setattr__(self, "engine", engine)
+
+
+#: The engines ``hearts simulate`` can play through.
+ENGINES = ("python", "fast", "auto")
+
+
+def fast_engine_available() -> bool:
+    """Whether the compiled engine would really be compiled: numba is installed and not disabled.
+
+    Checked without importing numba (half a second), so that choosing an engine costs nothing.
+    """
+    import importlib.util
+    import os
+
+    return importlib.util.find_spec("numba") is not None and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +192,7 @@ class SimulationResult:
             "seats": self.config.seats,
             "seed": self.config.seed,
             "players": list(self.config.players),
+            "engine": self.config.engine,
             "rules": self.config.rules.to_dict(),
             "games": self.games,
             "games_finished": self.games_finished,
@@ -289,6 +317,10 @@ def simulate(
     ``progress`` is called after every game and at least every 256 hands; ``records``
     receives each game's :class:`GameRecord` (numbered from 1) when the game stops.
     """
+    if config.engine == "fast":
+        if records is not None:
+            raise SimulationError("the fast engine keeps no records: use --engine python with --records", "--records")
+        return _simulate_fast(config, progress)
     rules = config.rules
     n = rules.players
     master = random.Random(f"hearts-simulate:{config.seed}")
@@ -328,6 +360,49 @@ def simulate(
     )
     return SimulationResult(
         config, tally.hands, seconds, games, tally.games_finished, seats, sum(tally.moons), recording, cpu_seconds
+    )
+
+
+def _simulate_fast(config: SimulationConfig, progress: Progress | None) -> SimulationResult:
+    """The compiled path: every seat plays the random level in :func:`hearts.fast.simulate_games`.
+
+    The same game as the engine path (uniform legal plays and passes, games to the target,
+    a moon left to the shooter answered by ``best_moon_option`` as the random level answers
+    it) with another generator, so a seed deals other hands than ``engine="python"``.
+    tests/test_fast_kernels.py replays the compiled games through the engine card for card.
+    """
+    import numpy as np
+
+    from hearts.fast import simulate_games
+
+    rules = config.rules
+    n = rules.players
+    seed = random.Random(f"hearts-simulate-fast:{config.seed}").getrandbits(31)
+    simulate_games(rules, 1, "random", seed)  # compile, or load the compiled code, outside the timing
+    start, cpu_start = time.perf_counter(), time.process_time()
+    result = simulate_games(rules, config.hands, "random", seed, moon="best", progress=progress)
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+    tally = _Tally(n)
+    tally.hands = result.hands
+    tally.total = [int(x) for x in result.scores.sum(axis=0)]
+    tally.squares = [int(x) for x in (result.scores * result.scores).sum(axis=0)]
+    tally.moons = [int(x) for x in np.bincount(result.shooters[result.shooters >= 0], minlength=n)]
+    tally.wins = result.wins()
+    tally.games_finished = result.games_finished
+    seats = tuple(
+        SeatFigures(
+            seat=s,
+            name=seat_name(s, n),
+            player=config.players[s],
+            total=tally.total[s],
+            points=tally.estimate(s),
+            moons=tally.moons[s],
+            wins=tally.wins[s],
+        )
+        for s in range(n)
+    )
+    return SimulationResult(
+        config, tally.hands, seconds, result.games, tally.games_finished, seats, sum(tally.moons), 0.0, cpu_seconds
     )
 
 
