@@ -171,7 +171,7 @@ def register(app: typer.Typer) -> None:
             "heart_points": heart_points, "queen_points": queen_points, "bonus_points": bonus_points,
             "moon": moon, "ties": ties,
         }  # fmt: skip
-        overrides = {k: v for k, v in rule_flags.items() if v is not None}
+        overrides: dict[str, object] = {k: v for k, v in rule_flags.items() if v is not None}
         if pass_cycle is not None:
             overrides["pass_cycle"] = (
                 pass_cycle if "," not in pass_cycle else tuple(d.strip() for d in pass_cycle.split(","))

@@ -6,7 +6,7 @@ for looking back at a game, never for a seat during play.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -24,10 +24,13 @@ class ReplayApp(App[None]):
     CSS_PATH = "hearts.tcss"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        Binding("right,l", "step(1)", "Next trick"),
-        Binding("left", "step(-1)", "Previous trick"),
-        Binding("down,pagedown,n", "hand(1)", "Next hand"),
-        Binding("up,pageup,p", "hand(-1)", "Previous hand"),
+        # priority: the arrows step through the game rather than scroll the body
+        Binding("right", "step(1)", "Next trick", priority=True),
+        Binding("left", "step(-1)", "Previous trick", priority=True),
+        Binding("down", "hand(1)", "Next hand", priority=True),
+        Binding("up", "hand(-1)", "Previous hand", priority=True),
+        Binding("pagedown,n", "hand(1)", "Next hand", show=False),
+        Binding("pageup,p", "hand(-1)", "Previous hand", show=False),
         Binding("home", "first", "The deal", show=False),
         Binding("end", "last", "Last trick", show=False),
         Binding("f", "toggle_colours", "Four colours"),
@@ -71,11 +74,11 @@ class ReplayApp(App[None]):
         if moon:
             head.append(f"   🌕 {moon}", style="bold yellow")
         if story.scores is not None and story.totals is not None:
-            table = score_table(self.names, story.scores, story.totals)
+            table = score_table(self.names, story.scores, story.totals, expand=False)
         else:
             before = self.stories[self.hand_index - 1].totals if self.hand_index else None
-            table = score_table(self.names, (0,) * n, before or (0,) * n)
-        parts = [head, table]
+            table = score_table(self.names, (0,) * n, before or (0,) * n, expand=False)
+        parts: list[RenderableType] = [head, table]
         last = self.hand_index == len(self.stories) - 1
         if last and self.winners:
             who = " and ".join(self.names[s] for s in self.winners)

@@ -168,9 +168,9 @@ def game_account(record: GameRecord) -> str:
             lines.append(f"    {names[seat]:<{width}}  {cards_plain(cards)}")
         if story.direction is not PassDirection.HOLD:
             lines.append("  Passes:")
-            for seat, cards in enumerate(story.passes):
+            for seat, passed in enumerate(story.passes):
                 to = names[story.pass_to[seat]]
-                what = "has not passed yet" if cards is None else cards_plain(cards)
+                what = "has not passed yet" if passed is None else cards_plain(passed)
                 lines.append(f"    {names[seat]:<{width}} → {to:<{width}}  {what}")
         for trick in story.tricks:
             plays = ", ".join(f"{names[s]} {c.symbol()}" for s, c in trick.plays)

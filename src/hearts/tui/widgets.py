@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.markup import escape
 from textual.message import Message
@@ -85,7 +86,7 @@ class HandRow(Horizontal):
 
     MAX_CARDS = 18  # 17 cards at a table of three, and one spare
 
-    def compose(self):  # type: ignore[override]
+    def compose(self) -> ComposeResult:
         for i in range(self.MAX_CARDS):
             yield CardWidget(i)
 
@@ -234,14 +235,18 @@ class DealViewer(Static):
         table.add_column("plays", justify="center")
         table.add_column("cards before the trick")
         for seat in range(n):
-            card = played.get(seat)
+            played_card = played.get(seat)
             won = trick.winner == seat
-            cell = Text("·", style="dim") if card is None else card_text(card, fc, "bold reverse" if won else "bold")
+            cell = (
+                Text("·", style="dim")
+                if played_card is None
+                else card_text(played_card, fc, "bold reverse" if won else "bold")
+            )
             hand = Text()
             for i, c in enumerate(trick.before[seat]):
                 if i:
                     hand.append(" ")
-                hand.append_text(card_text(c, fc, "reverse" if c == card else "dim"))
+                hand.append_text(card_text(c, fc, "reverse" if c == played_card else "dim"))
             label = Text(names[seat]) + (
                 Text(f" ◀ {verb(names[seat], 'win')}", style="bold yellow") if won else Text("")
             )
