@@ -82,7 +82,9 @@ class Adam:
             p += self.lr * m_hat / (np.sqrt(v_hat) + eps)
 
 
-def train(hands: int, opponents: str, seed: int, batch: int = 32, lr: float = 0.01, report_every: int = 0) -> LinearPolicy:
+def train(
+    hands: int, opponents: str, seed: int, batch: int = 32, lr: float = 0.01, report_every: int = 0
+) -> LinearPolicy:
     env = HeartsGymEnv(opponents=opponents, seat="random", episode="hand", reward="points")
     policy = LinearPolicy(env.observation_space.shape[0], env.action_space.n)
     optimiser = Adam([policy.weights, policy.bias], lr)
@@ -119,7 +121,9 @@ def train(hands: int, opponents: str, seed: int, batch: int = 32, lr: float = 0.
             grad_b[:] = 0.0
         if report_every and hand % report_every == 0:
             rate = hand / (time.perf_counter() - start)
-            print(f"  hand {hand:6d}: mean points over the last {len(recent)} hands {-np.mean(recent):5.2f} ({rate:.0f} hands/s)")
+            print(
+                f"  hand {hand:6d}: mean points over the last {len(recent)} hands {-np.mean(recent):5.2f} ({rate:.0f} hands/s)"
+            )
             recent = []
     return policy
 
@@ -175,7 +179,14 @@ def evaluate(policy: LinearPolicy, opponents: str, deals: int, seed: int, rules:
     m, m_ci = mean_ci(mine)
     r, r_ci = mean_ci(theirs)
     diff, diff_ci = mean_ci([a - b for a, b in zip(mine, theirs, strict=True)])
-    return {"policy": m, "policy_ci": m_ci, "random": r, "random_ci": r_ci, "difference": diff, "difference_ci": diff_ci}
+    return {
+        "policy": m,
+        "policy_ci": m_ci,
+        "random": r,
+        "random_ci": r_ci,
+        "difference": diff,
+        "difference_ci": diff_ci,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -183,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=20_000, help="hands to train on (default 20000)")
     parser.add_argument("--opponents", default="random", help="the level the policy trains against (default random)")
     parser.add_argument("--eval-deals", type=int, default=500, help="deals in each duplicate evaluation (default 500)")
-    parser.add_argument("--eval-against", default=None, help="levels to evaluate against, comma-separated (default random,easy)")
+    parser.add_argument(
+        "--eval-against", default=None, help="levels to evaluate against, comma-separated (default random,easy)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default=None, help="write the trained weights to this .npz file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON as well")
@@ -193,9 +206,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.hands, args.eval_deals = 200, 8
     against = args.eval_against.split(",") if args.eval_against else [lv for lv in ("random", "easy") if lv in LEVELS]
 
-    print(f"training a linear softmax policy by REINFORCE: {args.hands} hands against {args.opponents}, seed {args.seed}")
+    print(
+        f"training a linear softmax policy by REINFORCE: {args.hands} hands against {args.opponents}, seed {args.seed}"
+    )
     start = time.perf_counter()
-    policy = train(args.hands, args.opponents, args.seed, report_every=max(args.hands // 10, 1) if not args.smoke else 0)
+    policy = train(
+        args.hands, args.opponents, args.seed, report_every=max(args.hands // 10, 1) if not args.smoke else 0
+    )
     print(f"trained in {time.perf_counter() - start:.1f} s")
     if args.save:
         policy.save(args.save)

@@ -129,12 +129,17 @@ def assert_faulted(bot: ExternalPlayer, kind: str, *words: str) -> None:
 
 
 def test_crashing_bot_is_replaced_and_its_stderr_reported(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    command = write_bot(tmp_path, "crasher", GOOD + """
+    command = write_bot(
+        tmp_path,
+        "crasher",
+        GOOD
+        + """
 if decisions == 5:
     print("my bot is broken: no strategy for this trick", file=sys.stderr)
     sys.stderr.flush()
     sys.exit(3)
-""")
+""",
+    )
     bot = ExternalPlayer(command, seed=1, fallback="random")
     with caplog.at_level(logging.WARNING, logger="hearts.bots"):
         game = play_game(bot)
@@ -145,10 +150,15 @@ if decisions == 5:
 
 
 def test_hanging_bot_times_out_and_is_replaced(tmp_path: Path) -> None:
-    command = write_bot(tmp_path, "hanger", GOOD + """
+    command = write_bot(
+        tmp_path,
+        "hanger",
+        GOOD
+        + """
 if decisions >= 3:
     time.sleep(60)
-""")
+""",
+    )
     bot = ExternalPlayer(command, seed=1, time_limit=0.3, startup_time=5.0, fallback="random")
     game = play_game(bot)
     assert game.is_over
@@ -158,13 +168,17 @@ if decisions >= 3:
 
 
 def test_bot_playing_an_illegal_card_is_replaced(tmp_path: Path) -> None:
-    command = write_bot(tmp_path, "cheat", """
+    command = write_bot(
+        tmp_path,
+        "cheat",
+        """
 if message["decision"] == "play":
     illegal = [c for c in view["hand"] if c not in view["legal"]]
     print(json.dumps({"type": "play", "card": (illegal or ["2C"])[0]}))
 else:
     print(json.dumps({"type": "pass", "cards": view["hand"][:3]} if message["decision"] == "pass" else {"type": "moon", "option": "add-to-others"}))
-""")
+""",
+    )
     bot = ExternalPlayer(command, seed=1, fallback="random")
     game = play_game(bot)
     assert game.is_over
@@ -172,10 +186,14 @@ else:
 
 
 def test_bot_passing_cards_it_does_not_hold_is_replaced(tmp_path: Path) -> None:
-    command = write_bot(tmp_path, "bad_pass", """
+    command = write_bot(
+        tmp_path,
+        "bad_pass",
+        """
 missing = [c for c in ("2C", "3C", "4C", "5C", "6C", "7C") if c not in view["hand"]][:3]
 print(json.dumps({"type": "pass", "cards": missing}))
-""")
+""",
+    )
     bot = ExternalPlayer(command, seed=1, fallback="random")
     assert play_game(bot, "pass-left").is_over
     assert_faulted(bot, "illegal", "does not hold")
@@ -219,10 +237,15 @@ def test_bot_exiting_at_once_is_a_crash(tmp_path: Path) -> None:
 
 
 def test_bot_process_is_stopped_after_the_game(tmp_path: Path) -> None:
-    command = write_bot(tmp_path, "pidbot", GOOD + """
+    command = write_bot(
+        tmp_path,
+        "pidbot",
+        GOOD
+        + """
 if decisions == 1:
     print(os.getpid(), file=sys.stderr)
-""".replace("os.getpid()", "__import__('os').getpid()"))
+""".replace("os.getpid()", "__import__('os').getpid()"),
+    )
     bot = ExternalPlayer(command, seed=1)
     game = Game(Rules.preset("no-passing"), seed=1)
     seat0 = game.to_move[0]

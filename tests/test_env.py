@@ -86,7 +86,7 @@ def test_passing_is_simultaneous_in_the_parallel_env() -> None:
     assert all(info["to_move"] for info in infos.values())
     hands = {a: np.flatnonzero(obs[a]["action_mask"]) for a in penv.agents}
     for step in range(3):
-        obs, *_ , infos = penv.step({a: int(hands[a][step]) for a in penv.agents})
+        obs, *_, infos = penv.step({a: int(hands[a][step]) for a in penv.agents})
     # After three simultaneous steps every pass is made and exchanged: one seat now leads 2C.
     assert penv.table.hand.phase is Phase.PLAY
     assert sum(info["to_move"] for info in infos.values()) == 1
@@ -130,7 +130,17 @@ def test_observation_holds_only_what_the_seat_may_see(rules: object) -> None:
             assert cards_in(obs, lay.block("hand")) == {c for c in range(52) if hand.hands[seat] >> c & 1}
             assert cards_in(obs, lay.block("passed")) == {c for c in range(52) if own_pass >> c & 1}
             assert cards_in(obs, lay.block("received")) == {c for c in range(52) if (received or 0) >> c & 1}
-            assert set().union(*(cards_in(obs, slice(lay.block("played").start + r * 52, lay.block("played").start + (r + 1) * 52)) for r in range(n))) == played
+            assert (
+                set().union(
+                    *(
+                        cards_in(
+                            obs, slice(lay.block("played").start + r * 52, lay.block("played").start + (r + 1) * 52)
+                        )
+                        for r in range(n)
+                    )
+                )
+                == played
+            )
             # "unseen" is exactly the other hands less the cards this seat passed and knows the place of.
             others = 0
             for s in range(n):
@@ -185,7 +195,9 @@ def test_render_shows_the_acting_seats_cards_only() -> None:
 # -- masks against the engine ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", ["standard", "britannica", Rules(players=4, points_on_first_trick=True, hearts_must_be_broken=False)])
+@pytest.mark.parametrize(
+    "rules", ["standard", "britannica", Rules(players=4, points_on_first_trick=True, hearts_must_be_broken=False)]
+)
 def test_masks_match_the_engines_legal_moves(rules: object) -> None:
     moon_choices = 0
     for table in _random_tables(8, rules, episode="game" if rules == "britannica" else "hand"):

@@ -62,5 +62,7 @@ def test_example_bots_refuse_an_unknown_protocol_version(command: list[str]) -> 
 @pytest.mark.parametrize("command", BOTS, ids=lambda c: Path(c[-1]).name)
 def test_example_bots_exit_on_bye(command: list[str]) -> None:
     messages = [{"type": "hello", "protocol": "hearts-bot", "version": 1, "seat": 0}, {"type": "bye", "reason": "done"}]
-    done = subprocess.run(command, input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        command, input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 0 and done.stdout == ""

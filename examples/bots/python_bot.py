@@ -184,7 +184,10 @@ def main():
         kind = message.get("type")
         if kind == "hello":
             if message.get("version") != SUPPORTED_VERSION:
-                print(f"python_bot speaks protocol version {SUPPORTED_VERSION}, not {message.get('version')}", file=sys.stderr)
+                print(
+                    f"python_bot speaks protocol version {SUPPORTED_VERSION}, not {message.get('version')}",
+                    file=sys.stderr,
+                )
                 return 2
         elif kind == "decide":
             sys.stdout.write(json.dumps(answer(message)) + "\n")

@@ -81,7 +81,13 @@ def hello_message(view: SeatView, time_limit: float, startup_time: float) -> dic
 
 def decide_message(number: int, view: SeatView, time_limit: float) -> dict[str, Any]:
     """A request for one decision: its number, its kind, the seat's view and the seconds allowed."""
-    return {"type": "decide", "id": number, "decision": decision_of(view), "time_limit": time_limit, "view": view.to_dict()}
+    return {
+        "type": "decide",
+        "id": number,
+        "decision": decision_of(view),
+        "time_limit": time_limit,
+        "view": view.to_dict(),
+    }
 
 
 def error_message(number: int | None, kind: str, message: str) -> dict[str, Any]:
@@ -145,7 +151,7 @@ def parse_answer(line: str, view: SeatView) -> tuple[Move, str]:
     shown = text if len(text) <= 120 else text[:117] + "..."
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise BotAnswerError("malformed", f"not JSON ({exc.msg}): {shown!r}") from None
     if not isinstance(data, dict):
         raise BotAnswerError("malformed", f"an answer is a JSON object, not {type(data).__name__}: {shown!r}")

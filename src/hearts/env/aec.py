@@ -15,8 +15,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from hearts.core import Rules
 from hearts.env.encoding import ACTION_COUNT
@@ -42,7 +42,7 @@ class HeartsEnv(AECEnv):
     to end the episode with a penalty instead.
     """
 
-    metadata = {"name": "hearts_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "hearts_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(
         self,
@@ -63,7 +63,7 @@ class HeartsEnv(AECEnv):
         self.observation_spaces = {a: observation_space(n) for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self.np_random, self.np_random_seed = seeding.np_random(None)
-        self.agents = []
+        self.agents: list[str] = []
 
     @property
     def rules(self) -> Rules:

@@ -21,7 +21,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
-from pettingzoo import ParallelEnv
+from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from hearts.core import OutOfTurnError, Rules
 from hearts.env.encoding import ACTION_COUNT
@@ -31,7 +31,7 @@ from hearts.env.table import Episode, Reward, Table, agent_name, observation_spa
 class HeartsParallelEnv(ParallelEnv):
     """Hearts as a PettingZoo parallel environment; options as :class:`~hearts.env.aec.HeartsEnv`."""
 
-    metadata = {"name": "hearts_parallel_v0", "render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"name": "hearts_parallel_v0", "render_modes": ["human", "ansi"]}
 
     def __init__(
         self,
@@ -88,7 +88,9 @@ class HeartsParallelEnv(ParallelEnv):
         self.agents = self.possible_agents[:]
         return self._observations(), self._infos()
 
-    def step(self, actions: Mapping[str, Any]) -> tuple[
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> tuple[
         dict[str, dict[str, np.ndarray]],
         dict[str, float],
         dict[str, bool],

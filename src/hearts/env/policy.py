@@ -29,7 +29,9 @@ class PolicyPlayer(Player):
     a policy that does not respect its mask is a bug to see, not to hide.
     """
 
-    def __init__(self, policy: Policy, name: str = "policy", seed: int | None = None, time_budget: float | None = None) -> None:
+    def __init__(
+        self, policy: Policy, name: str = "policy", seed: int | None = None, time_budget: float | None = None
+    ) -> None:
         super().__init__(seed=seed, time_budget=time_budget)
         self.policy = policy
         self.name = name

@@ -63,7 +63,7 @@ class HeartsGymEnv(gymnasium.Env):
         if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
         self.seat_option = seat
-        self.seat = 0 if seat == "random" else int(seat)  # type: ignore[arg-type]
+        self.seat = seat if isinstance(seat, int) else 0
         if isinstance(opponents, (str, Player)):
             opponents = [opponents] * (n - 1)
         if len(opponents) != n - 1:
@@ -120,7 +120,9 @@ class HeartsGymEnv(gymnasium.Env):
 
     # -- the Gymnasium API ---------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         n = self.table.players
         if self.seat_option == "random":

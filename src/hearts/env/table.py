@@ -57,7 +57,9 @@ class Reward(Enum):
     """What each seat is rewarded with."""
 
     POINTS = "points"  #: minus its score, at the end of every hand (points are bad, so rewards are <= 0 unless a bonus or moon gives some back)
-    ZERO_SUM = "zero-sum"  #: the table's mean score minus its own, at the end of every hand: the seats' rewards sum to 0
+    ZERO_SUM = (
+        "zero-sum"  #: the table's mean score minus its own, at the end of every hand: the seats' rewards sum to 0
+    )
     RESULT = "result"  #: at the end of the episode only: +1 shared by the lowest seats, the rest split -1 (sums to 0)
 
 
@@ -176,7 +178,10 @@ class Table:
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """``{"observation": vector, "action_mask": mask}`` for ``seat``, from its view alone."""
         view = self.view(seat)
-        return {"observation": encode_view(view, self.selected[seat]), "action_mask": action_mask(view, self.selected[seat])}
+        return {
+            "observation": encode_view(view, self.selected[seat]),
+            "action_mask": action_mask(view, self.selected[seat]),
+        }
 
     # -- actions -------------------------------------------------------------------
 
@@ -202,7 +207,9 @@ class Table:
             hand.check_play(CARDS[a], seat)
         elif hand.phase is Phase.MOON_CHOICE:
             if a < 52:
-                raise IllegalMoveError(f"illegal move by {who}: play of {CARDS[a]} when the moon's scoring must be chosen")
+                raise IllegalMoveError(
+                    f"illegal move by {who}: play of {CARDS[a]} when the moon's scoring must be chosen"
+                )
             hand.check_moon_choice(seat, self._moon_option(a))
         return a
 

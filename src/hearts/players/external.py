@@ -322,12 +322,14 @@ class _Fault(Exception):
         self.message = message
 
 
-def command_player(level: str, seed: int | None = None, time_budget: float | None = None, **options: Any) -> ExternalPlayer:
+def command_player(
+    level: str, seed: int | None = None, time_budget: float | None = None, **options: Any
+) -> ExternalPlayer:
     """The player for a ``cmd:COMMAND`` level name (what :func:`hearts.players.make_player` calls);
     ``options`` go to :class:`ExternalPlayer` (``time_limit``, ``startup_time``, ``fallback``, ...)."""
     if not is_command_level(level):
         raise ValueError(f"not a command level: {level!r} (expected '{COMMAND_PREFIX}COMMAND')")
-    command = level.strip()[len(COMMAND_PREFIX):].strip()
+    command = level.strip()[len(COMMAND_PREFIX) :].strip()
     if not command:
         raise ValueError(f"{level!r} names no command: write e.g. 'cmd:python3 mybot.py'")
     return ExternalPlayer(command, seed=seed, time_budget=time_budget, **options)
