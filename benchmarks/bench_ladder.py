@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from hearts.players.registry import LEVELS
 from hearts.sim.tournament import TournamentConfig, default_jobs, run_tournament
@@ -52,7 +54,7 @@ def verdict(low: float, high: float, target: float) -> str:
     return "not shown"
 
 
-def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.Namespace) -> dict[str, object]:
+def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.Namespace) -> dict[str, Any]:
     config = TournamentConfig((upper, lower), hands=deals, games=0, seed=args.seed, budget=args.budget)
     start = time.perf_counter()
     result = run_tournament(config, jobs=args.jobs)
@@ -78,30 +80,35 @@ def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.N
     }
 
 
-def markdown(rows: list[dict[str, object]], command: str, args: argparse.Namespace) -> str:
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The ladder section: one line per rung, then the commands that measured them."""
     lines = [
         HEADING,
         "",
-        f"Measured {when} on {platform.machine()} with {args.jobs} worker process(es), seed {args.seed}, "
-        f"budget {args.budget if args.budget is not None else 'each level’s default'} s per decision:",
-        "",
-        f"    {command}",
-        "",
-        "| rung | deals | payoff per seat-deal (95% CI) | target | verdict | points/hand upper – lower | ms/decision upper – lower | wall |",
-        "| --- | ---: | --- | ---: | --- | --- | --- | ---: |",
+        "| rung | deals | budget s/decision | payoff per seat-deal (95% CI) | target | verdict "
+        "| points/hand upper – lower | ms/decision upper – lower | wall |",
+        "| --- | ---: | --- | --- | ---: | --- | --- | --- | ---: |",
     ]
     for r in rows:
+        budget = "default" if r["budget"] is None else f"{r['budget']:g}"
         lines.append(
-            f"| {r['upper']} vs {r['lower']} | {r['deals']} | {r['payoff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
+            f"| {r['upper']} vs {r['lower']} | {r['deals']} | {budget} "
+            f"| {r['payoff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
             f"| {r['target']:+.1f} | {r['verdict']} | {r['points_upper']:.2f} – {r['points_lower']:.2f} "
             f"| {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} | {r['wall_s']:.0f} s |"
         )
+    lines += ["", "Measured with:", ""]
+    for command, measured, machine, jobs, seed in dict.fromkeys(
+        (r["command"], r["measured"], r["machine"], r["jobs"], r["seed"]) for r in rows
+    ):
+        lines.append(f"- `{command}` ({measured}, {machine}, {jobs} worker processes, seed {seed})")
     lines += [
         "",
         "Payoff: the upper level's mean of the other seats' points minus its own, per seat per deal, "
-        "2-against-2 duplicate; the interval is over deals. The full ladder is "
-        "`python benchmarks/bench_ladder.py` (1,000 deals a rung, each level's default budget).",
+        "2-against-2 duplicate; the interval is over deals. *met*: the whole interval clears the target; "
+        "*missed*: the whole interval is below it; *not shown*: neither, at this many deals. Budget "
+        "applies to hard and expert (default: hard 0.3 s, expert 1 s); the others do not search. The full "
+        "ladder is `python benchmarks/bench_ladder.py` (1,000 deals a rung, each level's default budget).",
         "",
     ]
     return "\n".join(lines)
@@ -135,7 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", default=None, help="write every rung's figures to this file")
     parser.add_argument("--write-docs", action="store_true", help="write the table into the docs' ladder sections")
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="JSON",
+        help="play nothing: render the rungs of earlier --json files",
+    )
     args = parser.parse_args(argv)
+    if args.merge:
+        rows = [row for name in args.merge for row in json.loads(Path(name).read_text())["rungs"]]
+        return _report(rows, args)
 
     targets = {(u, lo): t for u, lo, t in RUNGS}
     if args.rungs:
@@ -151,11 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         rungs = [(u, lo, t, args.deals) for u, lo, t in RUNGS]
 
-    command = "python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = ("python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
+    measured = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     rows = []
     for upper, lower, target, deals in rungs:
         print(f"{upper} vs {lower}: {deals} deals ...", flush=True)
         row = run_rung(upper, lower, target, deals, args)
+        row.update(
+            command=command, measured=measured, machine=f"{platform.machine()}, {os.cpu_count()} cores",
+            budget=args.budget, jobs=args.jobs, seed=args.seed,
+        )  # fmt: skip
         rows.append(row)
         print(
             f"  payoff {row['payoff']:+.2f}  95% CI [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]  target {target:+.1f}: "
@@ -163,11 +185,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['wall_s']:.0f} s)",
             flush=True,
         )
-    text = markdown(rows, command.strip(), args)
-    print()
-    print(text)
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": rows}, indent=1) + "\n")
+    return _report(rows, args)
+
+
+def _report(rows: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    text = markdown(rows)
+    print()
+    print(text)
     if args.write_docs:
         for path in DOCS:
             write_section(path, text)
