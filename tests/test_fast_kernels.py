@@ -64,7 +64,8 @@ def test_kernel_hands_replay_in_the_engine(name: str) -> None:
     rules = VARIANTS[name]
     plays = fv.verify_hands(rules, 24, seed=100, policy="random")
     plays += fv.verify_hands(rules, 24, seed=200, policy="greedy", moon_choice=MoonOption.SUBTRACT_FROM_SELF)
-    assert plays == 48 * rules.hand_size * rules.players
+    plays += fv.verify_hands(rules, 12, seed=300, policy="moon")
+    assert plays == 60 * rules.hand_size * rules.players
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

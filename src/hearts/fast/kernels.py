@@ -74,6 +74,7 @@ STATE_SIZE = 32
 # -- policies --------------------------------------------------------------------------------
 POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
+POLICY_MOON = 2  #: plays for the moon while no other seat has a point (:func:`moon_card`), else greedy
 
 SUIT = 0x1FFF
 CLUBS = SUIT
@@ -351,11 +352,21 @@ def greedy_card(S: np.ndarray, R: np.ndarray, legal: int, trick_len: int, best: 
 
 
 @njit
-def choose_card(S: np.ndarray, R: np.ndarray, legal: int, trick_len: int, best: int, policy: int, eps: float) -> int:
-    """The card ``policy`` plays from ``legal`` (the trick in progress as in :func:`greedy_card`)."""
-    if policy == POLICY_GREEDY:
-        return greedy_card(S, R, legal, trick_len, best, eps)
-    return random_card(legal)
+def moon_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, trick_len: int, best: int, eps: float) -> int:
+    """Play for the moon while no other seat has taken a point: win with the highest card of the
+    suit, lead the highest-ranked card, throw the lowest non-penalty card when void. Once another
+    seat has a point the run is over and the seat plays :func:`greedy_card`."""
+    for s in range(R[R_PLAYERS]):
+        if s != seat and S[S_POINTS + s] != 0:
+            return greedy_card(S, R, legal, trick_len, best, eps)
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    if trick_len == 0:
+        return _highest_rank(legal, 0)
+    if legal & (SUIT << (13 * (best // 13))):
+        return highest_card(legal)
+    spare = legal & ~R[R_PENALTY]
+    return _lowest_rank(spare if spare else legal)
 
 
 @njit
@@ -462,8 +473,11 @@ def play_out(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, tra
     broken = S[S_BROKEN]
     while done < total:
         legal = legal_of(S[S_HANDS + turn], tl, best // 13, done, broken, R)
-        if policies[turn] == POLICY_RANDOM:
+        policy = policies[turn]
+        if policy == POLICY_RANDOM:
             card = random_card(legal)
+        elif policy == POLICY_MOON:
+            card = moon_card(S, R, legal, turn, tl, best, eps)
         else:
             card = greedy_card(S, R, legal, tl, best, eps)
         if tracing:

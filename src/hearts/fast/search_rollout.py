@@ -1,0 +1,72 @@
+"""The compiled rollout as the search players' ``rollout(state, rng, shooters)`` hook.
+
+:class:`hearts.players.search.SearchPlayer` plays each candidate out in each sampled
+world with a replaceable ``rollout`` callable that must leave the
+:class:`~hearts.core.hand.HandState` at the end of the hand. :class:`CompiledRollout`
+chooses every remaining card in compiled code (the greedy policy, and the moon policy for
+the seats in ``shooters``) and then plays those cards into the state with the engine's own
+``advance``, so the hand is scored by the engine, exactly as with any other rollout.
+
+>>> from hearts.core import Rules
+>>> from hearts.players.search import HardPlayer
+>>> player = HardPlayer(seed=1, rollout=CompiledRollout())
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from hearts.core.cards import CARDS
+from hearts.core.hand import HandState, Phase
+from hearts.core.rules import Rules
+from hearts.fast import kernels as k
+from hearts.fast.bridge import GREEDY_EPS, rules_array, state_array
+
+
+class CompiledRollout:
+    """``rollout(state, rng, shooters)``: play ``state`` to the end of the hand, cards chosen in compiled code.
+
+    Seats in the bit set ``shooters`` play for the moon while no other seat has a point
+    (``moon`` policy); the others play the ``greedy`` policy, with a random legal card with
+    probability ``epsilon``. The compiled generator is seeded from ``rng``, so the same ``rng``
+    state gives the same rollout (the search's common random numbers still hold).
+    """
+
+    def __init__(self, epsilon: float = GREEDY_EPS) -> None:
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be a probability between 0 and 1, not {epsilon!r}")
+        self.epsilon = float(epsilon)
+        self._rules: Rules | None = None
+        self._R = np.zeros(0, dtype=np.int64)
+        self._trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
+        self._policies: dict[tuple[int, int], np.ndarray] = {}
+
+    def _policy(self, players: int, shooters: int) -> np.ndarray:
+        key = (players, shooters)
+        pol = self._policies.get(key)
+        if pol is None:
+            pol = np.array([k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(players)], dtype=np.int64)
+            self._policies[key] = pol
+        return pol
+
+    def __call__(self, state: HandState, rng: random.Random, shooters: int = 0) -> None:
+        if state.phase is not Phase.PLAY:
+            return
+        rules = state.rules
+        if rules is not self._rules:
+            self._R = rules_array(rules)
+            self._rules = rules
+        n = rules.players
+        trace = self._trace
+        k.play_out_traced(
+            state_array(state), self._R, self._policy(n, shooters), self.epsilon, rng.getrandbits(31), k.CHOICE_ADD_TO_OTHERS, trace
+        )
+        advance = state.advance
+        cards = trace[k.TRACE_PLAYS + 1 :: 2].tolist()
+        for i in range(len(state.tricks) * n + len(state.trick), rules.hand_size * n):
+            advance(CARDS[cards[i]])
+
+    def __repr__(self) -> str:
+        return f"CompiledRollout(epsilon={self.epsilon})"
