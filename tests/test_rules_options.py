@@ -108,6 +108,8 @@ def test_removed_cards_are_an_option() -> None:
         ({"heart_points": -1}, "cannot be negative"),
         ({"queen_points": -13}, "cannot be negative"),
         ({"heart_points": 0, "queen_points": 0}, "cannot both be 0"),
+        ({"bonus_card": "JD", "bonus_points": -26}, "bonus_points -26 outweighs every penalty point in a hand (26)"),
+        ({"bonus_card": "JD", "heart_points": 0, "queen_points": 5, "bonus_points": -6}, "outweighs"),
         ({"target": 0}, "target must be positive"),
         ({"target": True}, "target must be a whole number"),
         ({"bonus_card": "QS"}, "bonus card QS is a penalty card"),

@@ -233,6 +233,13 @@ class Rules:
         _set(self, "hand_size", hand_size)
         _set(self, "opening_card", CARDS[(in_play & CLUBS & -(in_play & CLUBS)).bit_length() - 1])
         _set(self, "moon_points", (in_play & HEARTS).bit_count() * self.heart_points + self.queen_points)
+        if self.bonus_card is not None and self.bonus_points <= -self.moon_points:
+            # Each hand would then hand out no points or fewer than none, and totals could drift
+            # down for ever without one reaching the target.
+            raise RulesError(
+                f"bonus_points {self.bonus_points} outweighs every penalty point in a hand ({self.moon_points}): "
+                f"the game could never end; use more than {-self.moon_points}"
+            )
 
     # -- presets and lookup -------------------------------------------------
 
