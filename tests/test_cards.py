@@ -19,7 +19,7 @@ from hearts.core import (
 )
 
 
-@pytest.mark.parametrize("text", ["QS", "qs", "Qs", "Q♠", "q♠", " QS ", "Q♤"])
+@pytest.mark.parametrize("text", ["QS", "qs", "Qs", "Q♠", "q♠", " QS ", "Q♤", "Q♠\ufe0f"])
 def test_queen_of_spades_spellings(text: str) -> None:
     assert Card.parse(text) is QUEEN_OF_SPADES
 

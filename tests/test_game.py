@@ -14,6 +14,7 @@ from hearts.core import (
     GameOver,
     HandScored,
     HandStarted,
+    IllegalMoveError,
     OutOfTurnError,
     PassDirection,
     Phase,
@@ -184,3 +185,18 @@ def test_copy_is_independent() -> None:
     assert snapshot(twin) == before
     play_out(twin, random.Random(1))
     assert twin.is_over and snapshot(game) == before
+
+
+def test_given_deals_are_checked_when_the_game_is_made() -> None:
+    """Deal: explicit deals are checked up front, each error naming its hand, and nothing is half-made."""
+    good = moon_deal(0)
+    with pytest.raises(IllegalMoveError, match="hand 3: South is dealt 12 cards; the rules deal 13"):
+        Game(Rules(), deals={0: good, 2: [good[0] & ~1, *good[1:]]})
+    with pytest.raises(IllegalMoveError, match="hand 1: West is dealt 'AH': a deal is one 52-bit card mask per seat"):
+        Game(Rules(), deals={0: [good[0], "AH", good[2], good[3]]})  # type: ignore[list-item]
+
+
+def test_legal_moves_of_a_seat_that_is_not_at_the_table() -> None:
+    """State: a seat that is not at the table has no legal moves, whatever the phase."""
+    game = Game(Rules(), seed=1)
+    assert game.legal_moves(7) == [] and game.hand.legal_passes(-1) == []

@@ -105,7 +105,8 @@ class Card(int):
 def _parse(text: object) -> int:
     if not isinstance(text, str):
         raise CardParseError(f"not a card: {text!r} (expected a string such as 'QS' or '10H')")
-    s = text.strip().upper()
+    # Emoji keyboards add a variation selector after the suit symbol (♠️): it names no card.
+    s = text.strip().upper().replace("\ufe0f", "")
     if len(s) >= 2:
         rank = _RANK_BY_TEXT.get(s[:-1])
         suit = _SUIT_BY_TEXT.get(s[-1])

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from hearts.core.cards import Card, CardSet
-from hearts.core.errors import OutOfTurnError
+from hearts.core.errors import HeartsError, OutOfTurnError
 from hearts.core.events import Event, GameOver, HandScored, HandStarted
 from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, seat_name
 from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
@@ -60,6 +60,14 @@ class Game:
         self.names = tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n))
         if len(self.names) != n:
             raise OutOfTurnError(f"{len(self.names)} names for {n} seats")
+        if deals is not None and not callable(deals):
+            # Check every given deal now: a bad one found only when its hand comes up would
+            # surface in the middle of the play of the hand before it.
+            for number, deal in deals.items():
+                try:
+                    HandState(rules, deal, number)
+                except HeartsError as exc:
+                    raise type(exc)(f"hand {number + 1}: {exc}") from None
         self._deals = deals
         self.finished = []
         self.totals = [0] * n

@@ -149,6 +149,8 @@ class HandState:
             raise IllegalMoveError(f"a deal for {n} players needs {n} hands, not {len(dealt)}")
         union = 0
         for seat, mask in enumerate(dealt):
+            if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask < 1 << 52:
+                raise IllegalMoveError(f"{seat_name(seat, n)} is dealt {mask!r}: a deal is one 52-bit card mask per seat")
             if mask.bit_count() != rules.hand_size:
                 raise IllegalMoveError(
                     f"{seat_name(seat, n)} is dealt {mask.bit_count()} cards; the rules deal {rules.hand_size}"
@@ -277,7 +279,7 @@ class HandState:
 
     def legal_passes(self, seat: int) -> list[CardSet]:
         """Every legal pass for ``seat`` (all combinations of ``pass_count`` cards), or [] if none is due."""
-        if self.phase is not Phase.PASS or self.passed[seat] is not None:
+        if self.phase is not Phase.PASS or seat not in range(self.players) or self.passed[seat] is not None:
             return []
         return [CardSet(sum(1 << c for c in combo)) for combo in combinations(cards_of(self.hands[seat]), self.rules.pass_count)]
 
