@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from hearts.cli import app
 from hearts.core import Card, MoonScoring, OpeningLead, PassDirection, Rules, TieRule
-from hearts.tui.app import HeartsApp
+from hearts.tui.app import HeartsApp, SetupRequest
 from hearts.tui.session import Session
 
 runner = CliRunner()
@@ -19,8 +19,18 @@ runner = CliRunner()
 def started(monkeypatch: pytest.MonkeyPatch) -> list[Session]:
     """Capture the session ``hearts play`` would open instead of opening the screen."""
     sessions: list[Session] = []
-    monkeypatch.setattr(HeartsApp, "run", lambda self, *a, **k: sessions.append(self.session))
+    monkeypatch.setattr(HeartsApp, "run", lambda self, *a, **k: sessions.append(self.session or self.setup))
     return sessions
+
+
+def test_setup_opens_the_form_filled_in_from_the_flags(tmp_path: Path, started: list[object]) -> None:
+    result = runner.invoke(app, ["play", "--setup", "--preset", "short", "--moon", "disabled", "--seed", "3",
+                                 "--save-file", str(tmp_path / "g.json")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    request = started[0]
+    assert isinstance(request, SetupRequest)
+    assert request.rules == Rules.preset("short", moon="disabled") and request.preset == "short"
+    assert request.seed == 3 and not (tmp_path / "g.json").exists()  # nothing saved until Start
 
 
 def test_rule_flags_reach_the_engine(tmp_path: Path, started: list[Session]) -> None:

@@ -51,6 +51,12 @@ def register(app: typer.Typer) -> None:
             bool | None,
             typer.Option("--four-colour/--two-colour", help="Four-colour deck (clubs green, diamonds blue)."),
         ] = None,
+        setup: Annotated[
+            bool,
+            typer.Option(
+                "--setup", help="Open the setup screen first: every rule option in a form (the flags fill it in)."
+            ),
+        ] = False,
         resume: Annotated[
             bool, typer.Option("--resume", help="Continue the game saved when you last quit (or crashed).")
         ] = False,
@@ -155,7 +161,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play Hearts in the terminal: you against computer players, all keyboard (mouse too)."""
         from hearts.core import HeartsError, Rules
-        from hearts.tui.session import SPEEDS, SaveError, Session, Settings, default_save_path, resolve_level
+        from hearts.tui.session import (
+            SPEEDS,
+            SaveError,
+            Session,
+            Settings,
+            default_save_path,
+            keep_unfinished,
+            resolve_level,
+        )
 
         def fail(message: str) -> None:
             typer.echo(f"error: {message}", err=True)
@@ -214,9 +228,15 @@ def register(app: typer.Typer) -> None:
                 hint_level=hint_level,
                 think=think,
             )
-            if path.exists():
-                # Starting afresh must not silently lose an unfinished game: keep it beside the new one.
-                path.replace(path.with_name("previous-game.json"))
+            if setup:
+                from hearts.tui.app import HeartsApp, SetupRequest, save_hint
+
+                app_ = HeartsApp(setup=SetupRequest(rules, settings, preset, seed, path))
+                app_.run()
+                if app_.session is not None and save_hint(app_.session.save_path):
+                    typer.echo(save_hint(app_.session.save_path))
+                return
+            keep_unfinished(path)  # starting afresh must not silently lose an unfinished game
             session = Session.new(rules, settings, seed=seed, save_path=path)
 
         from hearts.tui.app import HeartsApp, save_hint

@@ -10,6 +10,7 @@ reason) and is saved at once, so a quit or a crash loses nothing.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
@@ -36,6 +37,7 @@ from hearts.core import (
     PassDirection,
     Phase,
     PlayCard,
+    Rules,
     Trick,
     TrickWon,
     visible_to,
@@ -44,7 +46,8 @@ from hearts.core.events import Event
 from hearts.players import Decision
 from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, verb
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
-from hearts.tui.session import HUMAN, Session
+from hearts.tui.session import HUMAN, Session, Settings, keep_unfinished
+from hearts.tui.setup import SetupChoice, SetupScreen
 from hearts.tui.story import game_stories, hand_story
 from hearts.tui.widgets import CardWidget, HandRow, SeatBox, score_table
 
@@ -575,19 +578,44 @@ def _running_totals(game, hands: int) -> list[int]:  # type: ignore[no-untyped-d
     return totals
 
 
+@dataclass(frozen=True)
+class SetupRequest:
+    """Start on the setup screen, filled in with these, instead of going straight to the table."""
+
+    rules: Rules
+    settings: Settings
+    preset: str = "standard"
+    seed: int | None = None
+    save_path: Path | None = None
+
+
 class HeartsApp(App[None]):
-    """The terminal game: one table screen and its pop-ups."""
+    """The terminal game: the table screen and its pop-ups (after the setup screen, if asked for)."""
 
     CSS_PATH = "hearts.tcss"
     TITLE = "Hearts"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Save & quit", priority=True)]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session | None = None, setup: SetupRequest | None = None) -> None:
+        if session is None and setup is None:
+            raise ValueError("HeartsApp needs a session or a setup request")
         super().__init__()
         self.session = session
+        self.setup = setup
 
     def on_mount(self) -> None:
+        if self.session is not None:
+            self.push_screen(TableScreen(self.session))
+            return
+        assert self.setup is not None
+        self.push_screen(SetupScreen(self.setup.rules, self.setup.settings, self.setup.preset), self._start)
+
+    def _start(self, choice: SetupChoice | None) -> None:
+        assert self.setup is not None and choice is not None
+        if self.setup.save_path is not None:
+            keep_unfinished(self.setup.save_path)
+        self.session = Session.new(choice.rules, choice.settings, seed=self.setup.seed, save_path=self.setup.save_path)
         self.push_screen(TableScreen(self.session))
 
     @property

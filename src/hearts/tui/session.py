@@ -50,6 +50,7 @@ KNOWN_LEVELS = ("random", "easy", "medium", "hard", "expert")
 
 SAVE_NAME = "tui-game.json"
 LAST_GAME_NAME = "last-game.json"
+PREVIOUS_GAME_NAME = "previous-game.json"
 
 
 class SaveError(Exception):
@@ -266,6 +267,12 @@ class Session:
         _write_atomic(path, text)
 
 
+def keep_unfinished(save_path: Path) -> None:
+    """Before a new game takes the save file, keep an unfinished game there as previous-game.json."""
+    if save_path.exists():
+        save_path.replace(save_path.with_name(PREVIOUS_GAME_NAME))
+
+
 def settings_path(save_path: Path) -> Path:
     """The table settings saved beside a game record: ``tui-game.json`` -> ``tui-game.settings.json``."""
     return save_path.with_name(save_path.stem + ".settings.json")
@@ -288,5 +295,5 @@ def _write_atomic(path: Path, text: str) -> None:
 
 __all__ = [
     "HUMAN", "SPEEDS", "LEVEL_ORDER", "KNOWN_LEVELS", "SaveError", "Settings", "Session", "best_available",
-    "resolve_level", "default_save_path", "data_dir", "settings_path",
+    "resolve_level", "default_save_path", "data_dir", "settings_path", "keep_unfinished",
 ]  # fmt: skip
