@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
         except RulesError as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
-        table = Table("option", "value", title=f"Rules: {preset} — {PRESETS[preset.lower()][0]}")
+        table = Table("option", "value", title=f"Rules: {preset} — {PRESETS[preset.strip().lower().replace('_', '-')][0]}")
         for name, value in rules.describe():
             table.add_row(name, value)
         console.print(table)
