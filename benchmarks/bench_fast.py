@@ -83,7 +83,11 @@ def openspiel_cpp(hands: int, seed: int) -> float:
 
 
 def openspiel_python(hands: int, seed: int) -> float:
-    """OpenSpiel through its Python API: uniform chance outcomes and uniform legal actions."""
+    """OpenSpiel through its Python API, drawing uniformly from ``legal_actions()`` at every node.
+
+    Its chance nodes (the pass direction, each card dealt) are uniform, so this samples them
+    exactly; it is OpenSpiel's fastest way through Python (as benchmarks/bench_engine.py drives it).
+    """
     import pyspiel
 
     game = pyspiel.load_game("hearts", OPENSPIEL_PARAMS)
@@ -92,10 +96,7 @@ def openspiel_python(hands: int, seed: int) -> float:
     for _ in range(hands):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(choice(state.chance_outcomes())[0])
-            else:
-                state.apply_action(choice(state.legal_actions()))
+            state.apply_action(choice(state.legal_actions()))
         state.returns()
     return clock() - start
 
@@ -143,6 +144,27 @@ def fast_rollouts(world: HandState, policy: str) -> Callable[[int, int], float]:
     return run
 
 
+def search_hook(world: HandState, compiled: bool) -> Callable[[int, int], float]:
+    """The search players' ``rollout(state, rng, shooters)`` hook on a copy of the world: their
+    Python ``greedy_rollout``, or :class:`hearts.fast.search_rollout.CompiledRollout`."""
+
+    def run(n: int, seed: int) -> float:
+        from hearts.players.search import greedy_rollout
+
+        from hearts.fast.search_rollout import CompiledRollout
+
+        rollout = CompiledRollout() if compiled else greedy_rollout
+        rng = random.Random(seed)
+        start = clock()
+        for _ in range(n):
+            hand = world.copy()
+            rollout(hand, rng, 0)
+            hand.scores  # noqa: B018
+        return clock() - start
+
+    return run
+
+
 def fast_rollout_worlds(world: HandState, worlds: int = 50) -> Callable[[int, int], float]:
     """``rollout_worlds`` with ``worlds`` copies of the root, ``n / worlds`` rollouts each (one call)."""
 
@@ -181,10 +203,13 @@ def parallel_figures(hands: int, rollouts: int, world: HandState) -> dict[str, A
     threads = numba.get_num_threads()
     simulate(RULES, 64, "random", seed=1, parallel=True)  # compile or load from the cache
     best = float("inf")
+    cores_used = 0.0
     for r in range(3):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         simulate(RULES, hands, "random", seed=r, parallel=True, chunks=8 * threads)
-        best = min(best, time.perf_counter() - start)
+        wall = time.perf_counter() - start
+        if wall < best:
+            best, cores_used = wall, (time.process_time() - cpu) / wall
     R = rules_array(RULES)
     worlds = np.stack([state_array(world)] * (8 * threads))
     pol = np.full(4, k.POLICY_GREEDY, dtype=np.int64)
@@ -197,6 +222,8 @@ def parallel_figures(hands: int, rollouts: int, world: HandState) -> dict[str, A
         best_roll = min(best_roll, time.perf_counter() - start)
     return {
         "threads": threads,
+        "cores_used": cores_used,
+        "load_average": os.getloadavg()[0],
         "hands_per_second": hands / best,
         "greedy_rollouts_per_second": per_world * len(worlds) / best_roll,
     }
@@ -209,15 +236,21 @@ _STARTUP = (
 
 
 def startup_figures() -> dict[str, float]:
-    """Seconds for a fresh interpreter to import hearts.fast and call each kernel once, cold then warm."""
+    """Seconds for a fresh interpreter to import hearts.fast and call each kernel once, cold then warm
+    (wall clock, and the child's CPU time, which a busy machine does not inflate)."""
+    import resource
+
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        for label in ("cold_cache_s", "warm_cache_s"):
+        for label in ("cold_cache", "warm_cache"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             done = subprocess.run([sys.executable, "-c", _STARTUP], env=env, capture_output=True, text=True, check=True)
-            out[label] = time.perf_counter() - start
-            out[label.replace("_s", "_in_python_s")] = float(done.stdout.strip())
+            out[f"{label}_s"] = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            out[f"{label}_cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            out[f"{label}_in_python_s"] = float(done.stdout.strip())
     return out
 
 
@@ -265,6 +298,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ("fast random", fast_rollouts(world, "random"), args.rollouts),
             ("fast greedy", fast_rollouts(world, "greedy"), args.rollouts),
             ("fast greedy, 50 worlds a call", fast_rollout_worlds(world), args.rollouts),
+            ("search hook: Python greedy_rollout", search_hook(world, False), args.python_rollouts),
+            ("search hook: CompiledRollout", search_hook(world, True), args.python_rollouts * 2),
         ],
         args.repeat,
         args.seed,
@@ -281,16 +316,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"\nRollouts from a mid-hand world ({len(world.tricks)} tricks and {len(world.trick)} cards played), one core:")
     py = rolls["python random (copy + advance)"]["per_second"]
     for name, row in rolls.items():
-        print(f"  {name:32} {row['per_second']:>12,.0f} rollouts/s  {row['per_second'] / py:8.1f}x pure Python")
+        print(f"  {name:36} {row['per_second']:>12,.0f} rollouts/s  {row['per_second'] / py:8.1f}x pure Python")
     if parallel:
-        print(f"\nAll cores ({parallel['threads']} numba threads, prange), wall clock:")
+        print(
+            f"\nAll cores ({parallel['threads']} numba threads, prange), wall clock; the threads got "
+            f"{parallel['cores_used']:.2f} cores' CPU time (load average {parallel['load_average']:.1f}):"
+        )
         print(f"  {'fast random hands':32} {parallel['hands_per_second']:>12,.0f} hands/s", end="")
         print(f"  {parallel['hands_per_second'] / base:6.2f}x OpenSpiel C++ (one core)" if base else "")
         print(f"  {'fast greedy rollouts':32} {parallel['greedy_rollouts_per_second']:>12,.0f} rollouts/s")
     if startup:
-        print("\nStart-up (fresh interpreter: import hearts.fast, call each kernel once), wall clock:")
-        print(f"  empty numba cache (compiles)     {startup['cold_cache_s']:8.2f} s")
-        print(f"  warm numba cache                 {startup['warm_cache_s']:8.2f} s")
+        print("\nStart-up (fresh interpreter: import hearts.fast, call each kernel once):")
+        for label, key in (("empty numba cache (compiles)", "cold_cache"), ("warm numba cache", "warm_cache")):
+            print(f"  {label:32} {startup[key + '_s']:8.2f} s wall, {startup[key + '_cpu_s']:6.2f} s CPU")
     figures = {"hands": hands, "rollouts": rolls, "parallel": parallel, "startup": startup, "jit": fast.JIT_ENABLED}
     if args.json:
         with open(args.json, "w") as f:

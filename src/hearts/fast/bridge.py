@@ -297,11 +297,13 @@ def rollout_worlds(
 
 
 def warm_up() -> None:
-    """Call every kernel once on tiny inputs, so compilation (or loading the disk cache) is paid now."""
+    """Call the main kernels once on tiny inputs, so compilation (or loading the disk cache) is paid now."""
     rules = Rules()
     simulate(rules, 1, "greedy", seed=0)
+    simulate_games(rules, 1, "random", seed=0)
     hand = HandState(rules, _fixed_deal(rules), 3)
     rollout(hand, hand.turn, "greedy", 1, seed=0)
+    rollout_worlds([hand], "greedy", 1, seed=0)
 
 
 def _fixed_deal(rules: Rules) -> list[int]:
