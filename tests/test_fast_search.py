@@ -71,3 +71,14 @@ def test_a_search_player_decides_with_the_compiled_rollout() -> None:
 def test_bad_epsilon_is_refused() -> None:
     with pytest.raises(ValueError, match="epsilon"):
         CompiledRollout(1.5)
+
+
+def test_search_players_take_the_compiled_rollout_by_name() -> None:
+    from hearts.players.registry import make_player
+    from hearts.players.search import ExpertPlayer
+
+    player = make_player("hard", seed=2, rollout="compiled")
+    assert isinstance(player.rollout, CompiledRollout) and player.rollout.epsilon == 0.1  # type: ignore[attr-defined]
+    assert ExpertPlayer(seed=2, rollout="compiled").rollout.epsilon == 0.05  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="unknown rollout 'turbo'"):
+        HardPlayer(rollout="turbo")

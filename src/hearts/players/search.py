@@ -213,6 +213,20 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
 greedy_rollout: Rollout = make_greedy_rollout(0.1)
 
 
+def compiled_rollout(epsilon: float = 0.1) -> Rollout | None:
+    """``rollout="compiled"``: :class:`hearts.fast.search_rollout.CompiledRollout` (cards chosen in
+    numba-compiled code, then played into the state by the engine) where numba is installed and
+    enabled; None otherwise (the kernels would run as plain Python, slower than this module's rollout)."""
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("numba") is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return None
+    from hearts.fast.search_rollout import CompiledRollout
+
+    return CompiledRollout(epsilon)
+
+
 def _representative(cands: list[int], card: int) -> int:
     """The index of the candidate that stands for ``card`` (the next one up its suit)."""
     return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
@@ -274,7 +288,7 @@ class SearchPlayer(MediumPlayer):
         time_budget: float | None = None,
         *,
         worlds: int | None = None,
-        rollout: Rollout | None = None,
+        rollout: Rollout | str | None = None,
         epsilon: float = 0.1,
         search_pass: bool = False,
         moon_plan: bool = True,
@@ -290,6 +304,10 @@ class SearchPlayer(MediumPlayer):
             raise ValueError(f"worlds must be at least 1, not {worlds!r}")
         self.budget = self.default_budget if time_budget is None else float(time_budget)
         self.max_worlds = worlds
+        if isinstance(rollout, str):
+            if rollout != "compiled":
+                raise ValueError(f"unknown rollout {rollout!r}: pass a rollout function or 'compiled'")
+            rollout = compiled_rollout(epsilon)
         self.rollout = rollout or (greedy_rollout if epsilon == 0.1 else make_greedy_rollout(epsilon))
         self.search_pass = search_pass
         self.moon_plan = moon_plan
@@ -502,7 +520,7 @@ class ExpertPlayer(SearchPlayer):
         time_budget: float | None = None,
         *,
         worlds: int | None = None,
-        rollout: Rollout | None = None,
+        rollout: Rollout | str | None = None,
         epsilon: float = 0.05,
         search_pass: bool = True,
         moon_plan: bool = True,
