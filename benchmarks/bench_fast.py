@@ -149,9 +149,8 @@ def search_hook(world: HandState, compiled: bool) -> Callable[[int, int], float]
     Python ``greedy_rollout``, or :class:`hearts.fast.search_rollout.CompiledRollout`."""
 
     def run(n: int, seed: int) -> float:
-        from hearts.players.search import greedy_rollout
-
         from hearts.fast.search_rollout import CompiledRollout
+        from hearts.players.search import greedy_rollout
 
         rollout = CompiledRollout() if compiled else greedy_rollout
         rng = random.Random(seed)
@@ -182,14 +181,18 @@ def fast_rollout_worlds(world: HandState, worlds: int = 50) -> Callable[[int, in
 # -- measuring -----------------------------------------------------------------------------------
 
 
-def measure(runners: list[tuple[str, Callable[[int, int], float], int]], repeat: int, seed: int) -> dict[str, dict[str, float]]:
+def measure(
+    runners: list[tuple[str, Callable[[int, int], float], int]], repeat: int, seed: int
+) -> dict[str, dict[str, float]]:
     """Best of ``repeat`` rounds per path; every path takes its turn in every round."""
     best: dict[str, float] = {name: float("inf") for name, _, _ in runners}
     for r in range(repeat):
         for name, fn, count in runners:
             gc.collect()
             best[name] = min(best[name], fn(count, seed + r))
-    return {name: {"count": count, "seconds": best[name], "per_second": count / best[name]} for name, _, count in runners}
+    return {
+        name: {"count": count, "seconds": best[name], "per_second": count / best[name]} for name, _, count in runners
+    }
 
 
 def parallel_figures(hands: int, rollouts: int, world: HandState) -> dict[str, Any]:
@@ -229,10 +232,7 @@ def parallel_figures(hands: int, rollouts: int, world: HandState) -> dict[str, A
     }
 
 
-_STARTUP = (
-    "import time; t = time.perf_counter(); import hearts.fast as f; f.warm_up(); "
-    "print(time.perf_counter() - t)"
-)
+_STARTUP = "import time; t = time.perf_counter(); import hearts.fast as f; f.warm_up(); print(time.perf_counter() - t)"
 
 
 def startup_figures() -> dict[str, float]:
@@ -313,7 +313,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for name, row in hands.items():
         ratio = f"  {row['per_second'] / base:6.2f}x OpenSpiel C++" if base else ""
         print(f"  {name:32} {row['per_second']:>12,.0f} hands/s{ratio}")
-    print(f"\nRollouts from a mid-hand world ({len(world.tricks)} tricks and {len(world.trick)} cards played), one core:")
+    print(
+        f"\nRollouts from a mid-hand world ({len(world.tricks)} tricks and {len(world.trick)} cards played), one core:"
+    )
     py = rolls["python random (copy + advance)"]["per_second"]
     for name, row in rolls.items():
         print(f"  {name:36} {row['per_second']:>12,.0f} rollouts/s  {row['per_second'] / py:8.1f}x pure Python")

@@ -125,7 +125,9 @@ def _moon_deal(rules: Rules) -> list[int]:
         (Rules(players=6, heart_points=2, queen_points=10), MoonOption.ADD_TO_OTHERS, [0, 36, 36, 36, 36, 36]),
     ],
 )
-def test_a_certain_moon_is_scored_as_the_engine_scores_it(rules: Rules, option: MoonOption, expected: list[int]) -> None:
+def test_a_certain_moon_is_scored_as_the_engine_scores_it(
+    rules: Rules, option: MoonOption, expected: list[int]
+) -> None:
     hand = HandState(rules, _moon_deal(rules), _hold_hand(rules))
     assert hand.phase is Phase.PLAY
     R = rules_array(rules)
@@ -281,7 +283,9 @@ def test_tied_game_ends_play_on_or_share_as_the_engine_says() -> None:
         rules = Rules(target=20, ties=ties)
         R = rules_array(rules)
         carry = np.zeros(5, dtype=np.int64)
-        scores, _, ends = k.simulate_games(R, 400, np.zeros(4, np.int64), 0.1, 31, k.CHOICE_BEST, carry, np.zeros((0, k.TRACE_SIZE), np.int64))
+        scores, _, ends = k.simulate_games(
+            R, 400, np.zeros(4, np.int64), 0.1, 31, k.CHOICE_BEST, carry, np.zeros((0, k.TRACE_SIZE), np.int64)
+        )
         totals, tied_over = np.zeros(4, np.int64), 0
         for h in range(400):
             totals += scores[h]
@@ -307,7 +311,10 @@ def test_the_kernels_moon_answer_is_the_players_rule() -> None:
         shooter = rng.randrange(rules.players)
         want = best_moon_option(rules, totals, shooter)
         got = k.best_moon_choice(rules_array(rules), np.array(totals, dtype=np.int64), shooter)
-        assert got == (k.CHOICE_ADD_TO_OTHERS if want is MoonOption.ADD_TO_OTHERS else k.CHOICE_SUBTRACT_FROM_SELF), (totals, shooter)
+        assert got == (k.CHOICE_ADD_TO_OTHERS if want is MoonOption.ADD_TO_OTHERS else k.CHOICE_SUBTRACT_FROM_SELF), (
+            totals,
+            shooter,
+        )
         seen.add(want)
     assert seen == set(MoonOption)
 

@@ -39,7 +39,9 @@ def test_the_hook_plays_legal_cards_to_the_engines_end_of_hand(rules: Rules) -> 
             checked = world.copy()
             trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
             pol = np.array([k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(rules.players)])
-            k.play_out_traced(state_array(world), rules_array(rules), pol, 0.1, random.Random(seed).getrandbits(31), 0, trace)
+            k.play_out_traced(
+                state_array(world), rules_array(rules), pol, 0.1, random.Random(seed).getrandbits(31), 0, trace
+            )
             start = len(world.tricks) * rules.players + len(world.trick)
             for i in range(start, rules.hand_size * rules.players):
                 checked.play(int(trace[k.TRACE_PLAYS + 2 * i + 1]))

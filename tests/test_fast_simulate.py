@@ -39,7 +39,9 @@ def test_fast_engine_figures_add_up(tmp_path: Path) -> None:
 
 def test_a_seed_gives_the_same_figures_and_another_seed_others(tmp_path: Path) -> None:
     def core(seed: str) -> dict[str, object]:
-        got = figures(tmp_path, "--engine", "fast", "--hands", "500", "--seed", seed, "--preset", "britannica", "--seats", "5")
+        got = figures(
+            tmp_path, "--engine", "fast", "--hands", "500", "--seed", seed, "--preset", "britannica", "--seats", "5"
+        )
         for key in ("seconds", "hands_per_second", "record_seconds", "cpu_seconds", "hands_per_cpu_second"):
             got.pop(key)
         return got

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_numba: Any
 try:  # pragma: no cover - which branch runs depends on the machine
     import numba as _numba
 
@@ -36,7 +37,5 @@ def njit(*args: Any, **kwargs: Any) -> Any:
     return lambda f: f
 
 
-if _numba is not None:
-    prange = _numba.prange
-else:  # pragma: no cover
-    prange = range
+#: ``numba.prange`` (a parallel loop in ``parallel=True`` kernels), or ``range``.
+prange: Any = _numba.prange if _numba is not None else range

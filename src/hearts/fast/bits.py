@@ -4,6 +4,10 @@ Compiled, :func:`popcount`, :func:`lowest_card` and :func:`highest_card` are LLV
 ``ctpop``/``cttz``/``ctlz`` (one instruction each on current CPUs); with numba absent or
 ``NUMBA_DISABLE_JIT=1`` they are the same functions written with ``int.bit_count`` and
 ``int.bit_length``, so the kernels run unchanged as plain Python.
+
+numba's disk cache checks only the file of the function it compiled: after changing this
+file, delete ``src/hearts/fast/__pycache__`` so that the kernels that inline these helpers
+are compiled again.
 """
 
 from __future__ import annotations
@@ -39,17 +43,17 @@ if JIT_ENABLED:
     @njit
     def popcount(mask: int) -> int:
         """How many cards a mask holds."""
-        return _ctpop(mask)
+        return _ctpop(mask)  # type: ignore[call-arg]
 
     @njit
     def lowest_card(mask: int) -> int:
         """The lowest-numbered card of a non-empty mask."""
-        return _cttz(mask)
+        return _cttz(mask)  # type: ignore[call-arg]
 
     @njit
     def highest_card(mask: int) -> int:
         """The highest-numbered card of a non-empty mask."""
-        return 63 - _ctlz(mask)
+        return 63 - _ctlz(mask)  # type: ignore[call-arg]
 
 else:
 

@@ -157,7 +157,9 @@ def simulate(
     if parallel:
         if not isinstance(chunks, int) or chunks < 1:
             raise ValueError(f"chunks must be a whole number of at least 1, not {chunks!r}")
-        scores, shooters = k.simulate_hands_parallel(R, hands, pol, float(eps), s, first_hand, _choice(moon_choice), chunks)
+        scores, shooters = k.simulate_hands_parallel(
+            R, hands, pol, float(eps), s, first_hand, _choice(moon_choice), chunks
+        )
     else:
         scores, shooters = k.simulate_hands(R, hands, pol, float(eps), s, first_hand, _choice(moon_choice))
     return HandResults(scores, shooters)
@@ -165,7 +167,11 @@ def simulate(
 
 #: The shooter's moon answer in :func:`simulate_games`: "best" is the players' own rule
 #: (``hearts.players.knowledge.best_moon_option``), or always one :class:`MoonOption`.
-MOON_MODES = {"best": k.CHOICE_BEST, "add-to-others": k.CHOICE_ADD_TO_OTHERS, "subtract-from-self": k.CHOICE_SUBTRACT_FROM_SELF}
+MOON_MODES = {
+    "best": k.CHOICE_BEST,
+    "add-to-others": k.CHOICE_ADD_TO_OTHERS,
+    "subtract-from-self": k.CHOICE_SUBTRACT_FROM_SELF,
+}
 
 
 @dataclass(frozen=True)
@@ -235,7 +241,9 @@ def simulate_games(
         if progress is not None:
             progress(done, hands)
     return GameResults(
-        np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
     )
 
 
@@ -267,7 +275,9 @@ def rollout(
         raise ValueError(f"rollout for seat {seat}, but seat {int(S[k.S_TURN])} is to play")
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a whole number of at least 1, not {n!r}")
-    return k.rollout(S, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice))
+    return k.rollout(
+        S, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice)
+    )
 
 
 def rollout_worlds(
@@ -293,7 +303,9 @@ def rollout_worlds(
         raise ValueError("rollout_worlds needs worlds of one position: the same rules and the same seat to play")
     states = np.stack([state_array(w) for w in worlds])
     kernel = k.rollout_worlds_parallel if parallel else k.rollout_worlds
-    return kernel(states, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice))
+    return kernel(
+        states, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice)
+    )
 
 
 def warm_up() -> None:

@@ -47,7 +47,9 @@ class CompiledRollout:
         key = (players, shooters)
         pol = self._policies.get(key)
         if pol is None:
-            pol = np.array([k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(players)], dtype=np.int64)
+            pol = np.array(
+                [k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(players)], dtype=np.int64
+            )
             self._policies[key] = pol
         return pol
 
@@ -61,7 +63,13 @@ class CompiledRollout:
         n = rules.players
         trace = self._trace
         k.play_out_traced(
-            state_array(state), self._R, self._policy(n, shooters), self.epsilon, rng.getrandbits(31), k.CHOICE_ADD_TO_OTHERS, trace
+            state_array(state),
+            self._R,
+            self._policy(n, shooters),
+            self.epsilon,
+            rng.getrandbits(31),
+            k.CHOICE_ADD_TO_OTHERS,
+            trace,
         )
         advance = state.advance
         cards = trace[k.TRACE_PLAYS + 1 :: 2].tolist()

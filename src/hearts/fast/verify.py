@@ -32,9 +32,7 @@ def _fail(rules: Rules, what: str) -> FastCoreMismatch:
     return FastCoreMismatch(f"{what} (rules: {rules.to_dict()})")
 
 
-def replay_trace(
-    rules: Rules, hand_number: int, trace: np.ndarray, result: np.ndarray, moon_choice: MoonOption
-) -> int:
+def replay_trace(rules: Rules, hand_number: int, trace: np.ndarray, result: np.ndarray, moon_choice: MoonOption) -> int:
     """Replay a kernel-played hand (its ``trace`` and ``result`` from ``play_hand_traced``) in the engine.
 
     Returns the number of plays checked; raises :class:`FastCoreMismatch` on any difference
@@ -55,7 +53,13 @@ def replay_trace(
 
 
 def _replay_plays(
-    rules: Rules, hand: HandState, trace: np.ndarray, result: np.ndarray, moon_choice: MoonOption, start: int, where: str
+    rules: Rules,
+    hand: HandState,
+    trace: np.ndarray,
+    result: np.ndarray,
+    moon_choice: MoonOption,
+    start: int,
+    where: str,
 ) -> int:
     n = rules.players
     checked = 0
@@ -141,7 +145,9 @@ def verify_games(rules: Rules, hands: int, seed: int, policy: str = "random") ->
             for i in range(rules.hand_size * n):
                 legal, card = int(traces[h, k.TRACE_PLAYS + 2 * i]), int(traces[h, k.TRACE_PLAYS + 2 * i + 1])
                 if hand.legal_mask() != legal:
-                    raise _fail(rules, f"{where}: the engine allows {CardSet(hand.legal_mask())}, the kernel {CardSet(legal)}")
+                    raise _fail(
+                        rules, f"{where}: the engine allows {CardSet(hand.legal_mask())}, the kernel {CardSet(legal)}"
+                    )
                 game.play(card)
                 checked += 1
             if hand.phase is Phase.MOON_CHOICE:
@@ -149,10 +155,16 @@ def verify_games(rules: Rules, hands: int, seed: int, policy: str = "random") ->
                 game.choose_moon(hand.shooter, best_moon_option(rules, game.totals, hand.shooter))
             engine_shooter = -1 if hand.shooter is None else hand.shooter
             if hand.scores != tuple(int(x) for x in scores[h]) or engine_shooter != shooters[h]:
-                raise _fail(rules, f"{where}: engine scores {hand.scores} (shooter {engine_shooter}), kernel {scores[h].tolist()} (shooter {shooters[h]})")
+                raise _fail(
+                    rules,
+                    f"{where}: engine scores {hand.scores} (shooter {engine_shooter}), kernel {scores[h].tolist()} (shooter {shooters[h]})",
+                )
             winners = sum(1 << s for s in game.winners)
             if winners != ends[h]:
-                raise _fail(rules, f"{where}: the engine's game {'ends with winners ' + str(game.winners) if winners else 'goes on'}, the kernel's ends {int(ends[h])}")
+                raise _fail(
+                    rules,
+                    f"{where}: the engine's game {'ends with winners ' + str(game.winners) if winners else 'goes on'}, the kernel's ends {int(ends[h])}",
+                )
             h += 1
     return checked
 
@@ -175,7 +187,9 @@ def verify_rollouts(rules: Rules, hands: int, seed: int, policy: str = "greedy")
         S = state_array(hand)
         trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
         result = k.play_out_traced(S, R, pol, 0.1, seed + i, k.CHOICE_ADD_TO_OTHERS, trace)
-        checked += _replay_plays(rules, hand, trace, result, MoonOption.ADD_TO_OTHERS, start, f"rollout {i} from play {start}")
+        checked += _replay_plays(
+            rules, hand, trace, result, MoonOption.ADD_TO_OTHERS, start, f"rollout {i} from play {start}"
+        )
     return checked
 
 
@@ -195,7 +209,9 @@ def verify_steps(rules: Rules, hands: int, seed: int) -> int:
         while hand.phase is Phase.PLAY:
             legal = hand.legal_mask()
             if int(k.legal_mask(S, R)) != legal:
-                raise _fail(rules, f"step hand {i}: kernel legal {CardSet(int(k.legal_mask(S, R)))} != engine {CardSet(legal)}")
+                raise _fail(
+                    rules, f"step hand {i}: kernel legal {CardSet(int(k.legal_mask(S, R)))} != engine {CardSet(legal)}"
+                )
             card = rng.choice(cards_of(legal))
             engine_winner = hand.advance(card)
             kernel_winner = int(k.advance(S, R, card))
