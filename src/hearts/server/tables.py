@@ -1,0 +1,648 @@
+"""Live tables: the server owns each game, checks every action with the engine, stores it, then tells
+each client what its seat may see.
+
+One :class:`LiveTable` per table in memory, rebuilt after a restart by replaying the stored moves
+through :class:`~hearts.core.game.Game`. Computer players (and a person's stand-in while they are
+away) think in a thread pool so the event loop never waits on them. All writes go through one
+:class:`GroupWriter`, which commits whatever actions arrived together in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hearts.core import (
+    GameOver,
+    Game,
+    GameRecord,
+    HandScored,
+    HeartsError,
+    Move,
+    Phase,
+    Rules,
+    dumps,
+    move_from_dict,
+    move_to_dict,
+    seat_name,
+)
+from hearts.core.events import Event
+from hearts.players import LEVELS, Player, make_player
+from hearts.server.protocol import MOVE_TYPES, events_for, spectator_view
+from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
+
+log = logging.getLogger("hearts.server")
+
+#: Best first: the level whose move the hint button shows, the first one installed.
+HINT_LEVELS = ("expert", "hard", "medium", "easy", "random")
+
+#: Table options and their defaults (see docs/server.md).
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "pause": 0.6,  # seconds a computer player waits before playing, so people can follow
+    "think": 1.0,  # time budget handed to computer players, in seconds
+    "standin_after": None,  # seconds after which an away person's seat is played by a computer (None: wait)
+    "standin_level": None,  # the level of that stand-in (None: the best installed level)
+}
+
+
+def hint_level() -> str:
+    """The strongest computer level installed right now."""
+    for level in HINT_LEVELS:
+        if level in LEVELS:
+            return level
+    return next(iter(LEVELS))
+
+
+def new_token() -> str:
+    """An unguessable link token (128 random bits)."""
+    return secrets.token_urlsafe(16)
+
+
+class Sender(Protocol):
+    """What a table needs of a connection: queue a text frame; close it."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int = 1000) -> None: ...
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human", "computer", "bot"
+    level: str | None
+    token: str | None
+    joined: bool = False
+    clients: set[Any] = field(default_factory=set)
+    away_since: float = field(default_factory=time.monotonic)
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.clients)
+
+
+class GroupWriter:
+    """Commits actions in batches: whatever queued while the last commit ran goes in the next one.
+
+    Each :meth:`submit` returns once its action is durably stored (or raises if storing failed), so
+    the caller acknowledges nothing that could be lost.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearts-db")
+        self.queue: asyncio.Queue[tuple[ActionWrite, asyncio.Future[None]]] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.writes = 0
+
+    def start(self) -> None:
+        self.queue = asyncio.Queue()
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="hearts-writer")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+        self.executor.shutdown(wait=True)
+
+    async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run another storage call on the writer's thread (so writes never overlap)."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+
+    async def submit(self, write: ActionWrite) -> None:
+        assert self.queue is not None, "the writer is not started"
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self.queue.put((write, future))
+        await future
+
+    async def _run(self) -> None:
+        assert self.queue is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self.queue.get()]
+            while not self.queue.empty() and len(batch) < 1000:
+                batch.append(self.queue.get_nowait())
+            try:
+                await loop.run_in_executor(self.executor, self.storage.write_actions, [w for w, _ in batch])
+                self.batches += 1
+                self.writes += len(batch)
+                for _, f in batch:
+                    if not f.done():
+                        f.set_result(None)
+            except Exception:
+                # One bad write must not sink the others: retry them one by one.
+                for w, f in batch:
+                    try:
+                        await loop.run_in_executor(self.executor, self.storage.write_actions, [w])
+                        if not f.done():
+                            f.set_result(None)
+                    except Exception as exc:  # noqa: BLE001 - reported to the one caller
+                        log.exception("storing action %s #%s failed", w.table_id, w.seq)
+                        if not f.done():
+                            f.set_exception(exc)
+
+
+class LiveTable:
+    """One table: the game, its seats and connections, and the task that drives computer seats."""
+
+    def __init__(self, manager: TableManager, row: TableRow) -> None:
+        self.manager = manager
+        self.id = row.id
+        self.rules = Rules.from_dict(row.rules)
+        self.seed = row.seed
+        self.names = list(row.names)
+        self.options = {**DEFAULT_OPTIONS, **row.options}
+        self.watch_token = row.watch_token
+        self.seats = [Seat(s.seat, s.kind, s.level, s.token, s.joined) for s in row.seats]
+        self.spectators: set[Any] = set()
+        self.game = Game(self.rules, seed=self.seed, names=self.names)
+        self.seq = 0
+        self.lock = asyncio.Lock()
+        self.players: dict[tuple[int, str], Player] = {}
+        self.stand_in: list[bool] = [False] * self.rules.players
+        self.last_hand: dict[str, Any] | None = None
+        self._driver: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self.closed = False
+        for action in row.actions:  # rebuild by replaying every stored move through the engine
+            events = self.game.apply(move_from_dict(action["move"]))
+            self.seq = action["seq"]
+            self._note_finished(events)
+
+    # -- what clients see -------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table: no cards, no tokens."""
+        return {
+            "id": self.id,
+            "names": self.names,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": self.names[s.seat],
+                    "kind": s.kind,
+                    "level": s.level,
+                    "joined": s.joined or s.kind != "human",
+                    "connected": s.connected if s.kind == "human" else True,
+                    "stand_in": self.stand_in[s.seat],
+                }
+                for s in self.seats
+            ],
+            "rules": self.rules.to_dict(),
+            "preset": self.rules.name,
+            "options": self.options,
+            "seq": self.seq,
+            "phase": self.game.phase.value,
+            "totals": list(self.game.totals),
+            "winners": list(self.game.winners),
+            "hands_done": len(self.game.finished),
+            "spectators": len(self.spectators),
+        }
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            # Any seat's view with the private fields emptied: the public part is the same for all.
+            return spectator_view(self.game.view(0).to_dict())
+        return self.game.view(seat).to_dict()
+
+    def welcome(self, seat: int | None) -> str:
+        return json.dumps(
+            {
+                "type": "welcome",
+                "role": "spectator" if seat is None else "player",
+                "seat": seat,
+                "seq": self.seq,
+                "table": self.summary(),
+                "view": self.view_for(seat),
+                "last_hand": self.last_hand,
+                "watch_token": self.watch_token if seat is not None else None,
+                "hint_level": hint_level(),
+            }
+        )
+
+    def _broadcast_presence(self) -> None:
+        text = json.dumps({"type": "table", "table": self.summary()})
+        for client in self._all_clients():
+            client.send(text)
+
+    def _all_clients(self) -> list[Any]:
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.clients)
+        return out
+
+    # -- connections --------------------------------------------------------------------
+
+    async def attach(self, client: Any) -> None:
+        async with self.lock:
+            seat = client.seat
+            if seat is None:
+                self.spectators.add(client)
+            else:
+                s = self.seats[seat]
+                s.clients.add(client)
+                if not s.joined:
+                    s.joined = True
+                    await self.manager.writer.run(self.manager.storage.update_seat, self.id, seat, joined=True)
+                self.stand_in[seat] = False
+            client.send(self.welcome(seat))
+            self._broadcast_presence()
+        self.kick()
+
+    async def detach(self, client: Any) -> None:
+        async with self.lock:
+            seat = client.seat
+            if seat is None:
+                self.spectators.discard(client)
+            else:
+                s = self.seats[seat]
+                s.clients.discard(client)
+                if not s.clients:
+                    s.away_since = time.monotonic()
+            if not self.closed:
+                self._broadcast_presence()
+        self.kick()
+
+    # -- actions ------------------------------------------------------------------------
+
+    async def handle(self, client: Any, data: dict[str, Any]) -> str | None:
+        """Act on one parsed message from ``client``; return an error text for that client alone, or None."""
+        kind = data["type"]
+        seat = client.seat
+        if kind == "ping":
+            client.send(json.dumps({"type": "pong", "seq": self.seq}))
+            return None
+        if kind == "sync":
+            client.send(self.welcome(seat))
+            return None
+        if seat is None:
+            return f"spectators cannot send {kind!r}: open the table with a seat's link to play"
+        if kind == "hint":
+            return await self._hint(client)
+        if kind == "fill":
+            level = data.get("level") or "random"
+            try:
+                await self.manager.fill(self, level)
+            except ValueError as exc:
+                return str(exc)
+            return None
+        assert kind in MOVE_TYPES
+        try:
+            move = move_from_dict(data, seat=seat)
+        except HeartsError as exc:
+            return str(exc)
+        async with self.lock:
+            if data.get("seq") is not None and data["seq"] != self.seq:
+                return (
+                    f"too late: that {kind} answered the table as it was at seq {data['seq']}, "
+                    f"but it has moved on to seq {self.seq}; nothing was changed"
+                )
+            try:
+                await self.commit(move, "human")
+            except HeartsError as exc:
+                return str(exc)
+        self.kick()
+        return None
+
+    async def commit(self, move: Move, actor: str) -> list[Event]:
+        """Check, store, apply and announce one move. The caller holds :attr:`lock`.
+
+        The move is applied to a copy of the game; the copy replaces the game only once the move is
+        stored, so an illegal move or a failed write leaves the table exactly as it was.
+        """
+        if self.closed:
+            raise HeartsError("the table is closed")
+        self.game.check(move)
+        after = self.game.copy()
+        events = after.apply(move)
+        seq = self.seq + 1
+        write = ActionWrite(self.id, seq, move_to_dict(move), actor)
+        finished = [e for e in events if isinstance(e, HandScored)]
+        if finished:
+            record = GameRecord.of(after)
+            if not after.is_over:  # the new hand in progress is secret: store finished hands only
+                record = dataclasses.replace(record, hands=record.hands[:-1])
+            text = dumps(record, indent=None)
+            for e in finished:
+                hand = after.finished[e.hand_number]
+                write.hands.append(
+                    {
+                        "number": e.hand_number,
+                        "names": json.dumps(self.names),
+                        "kinds": json.dumps([s.kind for s in self.seats]),
+                        "points": json.dumps(list(e.points)),
+                        "totals": json.dumps(list(e.totals)),
+                        "shooter": hand.shooter,
+                        "record": text,
+                    }
+                )
+            write.table_update = {"totals": list(after.totals), "hands_done": len(after.finished)}
+            if any(isinstance(e, GameOver) for e in events):
+                write.table_update.update(status="over", winners=list(after.winners))
+        await self.manager.writer.submit(write)
+        self.game = after
+        self.seq = seq
+        self._note_finished(events)
+        self._announce(events, finished_hand=self.last_hand if finished else None, move=move, actor=actor)
+        return events
+
+    def _note_finished(self, events: list[Event]) -> None:
+        for e in events:
+            if isinstance(e, HandScored):
+                self.last_hand = self._hand_dict(e.hand_number)
+
+    def _hand_dict(self, number: int) -> dict[str, Any]:
+        """A finished hand, whole deal included (public once the hand is over), in the record's JSON form."""
+        hand = self.game.finished[number]
+        record = GameRecord.of(self.game).to_dict()["hands"][number]
+        record["shooter"] = hand.shooter
+        record["names"] = self.names
+        return record
+
+    def _announce(self, events: list[Event], finished_hand: dict[str, Any] | None, move: Move, actor: str) -> None:
+        base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand}
+        for s in self.seats:
+            if s.clients:
+                text = json.dumps(dict(base, events=events_for(events, s.seat), view=self.view_for(s.seat)))
+                for c in list(s.clients):
+                    c.send(text)
+        if self.spectators:
+            text = json.dumps(dict(base, events=events_for(events, None), view=self.view_for(None)))
+            for c in list(self.spectators):
+                c.send(text)
+
+    async def _hint(self, client: Any) -> str | None:
+        seat = client.seat
+        if seat not in self.game.to_move:
+            return "no hint now: it is not your turn to decide"
+        view = self.game.view(seat)
+        level = hint_level()
+        player = make_player(level, seed=self.seq, time_budget=min(1.0, float(self.options["think"])))
+        loop = asyncio.get_running_loop()
+        try:
+            decision = await loop.run_in_executor(self.manager.executor, player.decide, view)
+        except Exception as exc:  # noqa: BLE001 - a hint failing must not hurt the table
+            log.exception("hint failed at table %s", self.id)
+            return f"no hint: the {level} player failed ({exc})"
+        client.send(
+            json.dumps(
+                {"type": "hint", "seq": self.seq, "level": level, "move": move_to_dict(decision.move), "reason": decision.reason}
+            )
+        )
+        return None
+
+    # -- computer seats -----------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Something changed: let the driver look again at who must move."""
+        if self.closed:
+            return
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
+        else:
+            self._wake.set()
+
+    def _next_automated(self) -> tuple[int, str, float] | None:
+        """The next seat a computer must move for: (seat, actor, seconds to wait first), or None."""
+        best: tuple[int, str, float] | None = None
+        now = time.monotonic()
+        after = self.options.get("standin_after")
+        for seat in self.game.to_move:
+            s = self.seats[seat]
+            if s.kind in ("computer", "bot"):
+                return seat, s.kind, 0.0
+            if s.kind == "human" and s.joined and not s.clients and after is not None:
+                wait = max(0.0, s.away_since + float(after) - now)
+                if best is None or wait < best[2]:
+                    best = (seat, "stand-in", wait)
+        return best
+
+    def _player(self, seat: int, actor: str) -> Player:
+        s = self.seats[seat]
+        if actor == "stand-in":
+            level = self.options.get("standin_level") or hint_level()
+        else:
+            level = s.level or "random"
+        key = (seat, f"{actor}:{level}")
+        if key not in self.players:
+            spec = self.manager.bots[level] if actor == "bot" else level
+            self.players[key] = make_player(spec, seed=(self.seed * 31 + seat) % 2**32, time_budget=float(self.options["think"]))
+        return self.players[key]
+
+    async def _sleep(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
+        except TimeoutError:
+            pass
+
+    async def _drive(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            self._wake.clear()
+            plan = self._next_automated()
+            if plan is None:
+                return
+            seat, actor, wait = plan
+            if wait > 0:
+                await self._sleep(wait)
+                continue
+            seq = self.seq
+            if self.game.phase is Phase.PLAY and float(self.options["pause"]) > 0:
+                await asyncio.sleep(float(self.options["pause"]))  # a visible pause, so people can follow
+            view = self.game.view(seat)
+            try:
+                player = self._player(seat, actor)
+                decision = await loop.run_in_executor(self.manager.executor, player.decide, view)
+                move = decision.move
+            except Exception:  # noqa: BLE001 - a broken bot must not stop the table
+                log.exception("computer seat %s at table %s failed; playing a random legal move", seat, self.id)
+                move = make_player("random", seed=seq).decide(view).move
+            async with self.lock:
+                if self.seq != seq or self.closed:
+                    continue  # the table moved on while it thought (a person came back, another seat moved)
+                now = self._next_automated()
+                if now is None or now[0] != seat or now[2] > 0:
+                    continue
+                if actor == "stand-in" and not self.stand_in[seat]:
+                    self.stand_in[seat] = True
+                    self._broadcast_presence()
+                try:
+                    await self.commit(move, actor)
+                except HeartsError:
+                    log.exception("computer seat %s at table %s chose an illegal move %r", seat, self.id, move)
+                    fallback = make_player("random", seed=seq).decide(self.game.view(seat)).move
+                    await self.commit(fallback, actor)
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._driver is not None:
+            self._driver.cancel()
+            try:
+                await self._driver
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                pass
+
+
+class TableManager:
+    """Every live table, the link tokens, the writer and the computer players' thread pool."""
+
+    def __init__(self, storage: Storage, bots: dict[str, str] | None = None, pause: float | None = None) -> None:
+        self.storage = storage
+        self.writer = GroupWriter(storage)
+        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hearts-think")
+        self.tables: dict[str, LiveTable] = {}
+        self.tokens: dict[str, tuple[str, int | None]] = {}
+        #: name -> player spec (``cmd:...``) of the external bots ``hearts serve --bot`` registered.
+        self.bots = {name: (cmd if cmd.startswith("cmd:") else f"cmd:{cmd}") for name, cmd in (bots or {}).items()}
+        self.default_pause = DEFAULT_OPTIONS["pause"] if pause is None else pause
+        self._loading = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Start the writer and resume every unfinished table."""
+        self.writer.start()
+        ids = await self.writer.run(self.storage.table_ids, "playing")
+        for table_id in ids:
+            table = await self.get(table_id)
+            if table is not None:
+                table.kick()
+        if ids:
+            log.info("resumed %d tables", len(ids))
+
+    async def stop(self) -> None:
+        for table in list(self.tables.values()):
+            await table.close()
+        await self.writer.stop()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """The live table, loaded (and replayed) from storage on first use."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            row = await self.writer.run(self.storage.load_table, table_id)
+            if row is None:
+                return None
+            table = LiveTable(self, row)
+            self.tables[table_id] = table
+            for s in table.seats:
+                if s.token:
+                    self.tokens[s.token] = (table_id, s.seat)
+            self.tokens[table.watch_token] = (table_id, None)
+            return table
+
+    async def resolve(self, token: str) -> tuple[LiveTable, int | None] | None:
+        """The table and seat (None: watching) a link token opens, or None for an unknown token."""
+        found = self.tokens.get(token)
+        if found is None:
+            found = await self.writer.run(self.storage.find_token, token)
+        if found is None:
+            return None
+        table = await self.get(found[0])
+        if table is None:
+            return None
+        return table, found[1]
+
+    def check_seat(self, kind: str, level: str | None) -> str | None:
+        """The seat's level after checking it exists; raise ValueError naming the choices."""
+        if kind == "human":
+            return None
+        if kind == "computer":
+            key = (level or "random").strip().lower()
+            if key not in LEVELS:
+                raise ValueError(f"unknown computer level {level!r}: choose one of {', '.join(LEVELS)}")
+            return key
+        if kind == "bot":
+            if level not in self.bots:
+                known = ", ".join(self.bots) or "none (start the server with --bot NAME=COMMAND)"
+                raise ValueError(f"unknown bot {level!r}: the registered bots are {known}")
+            return level
+        raise ValueError(f"unknown seat kind {kind!r}: choose human, computer or bot")
+
+    async def create(
+        self,
+        rules: Rules,
+        seats: list[tuple[str, str | None, str | None]],
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> LiveTable:
+        """A new table. ``seats`` holds (kind, level or bot name, name) per seat; raise ValueError on bad input."""
+        if len(seats) != rules.players:
+            raise ValueError(f"the rules seat {rules.players} players, but {len(seats)} seats were given")
+        opts = {**DEFAULT_OPTIONS, "pause": self.default_pause}
+        for key, value in (options or {}).items():
+            if key not in DEFAULT_OPTIONS:
+                raise ValueError(f"unknown table option {key!r}: known are {', '.join(DEFAULT_OPTIONS)}")
+            opts[key] = value
+        _check_options(opts)
+        rows = []
+        names = []
+        for i, (kind, level, name) in enumerate(seats):
+            level = self.check_seat(kind, level)
+            rows.append(SeatRow(i, kind, level, new_token() if kind == "human" else None))
+            default = seat_name(i, rules.players)
+            if kind != "human":
+                default = f"{default} ({level})"
+            names.append((name or "").strip()[:24] or default)
+        row = TableRow(
+            id=secrets.token_hex(6),
+            rules=rules.to_dict(),
+            seed=secrets.randbits(32) if seed is None else seed,
+            names=names,
+            options=opts,
+            watch_token=new_token(),
+            seats=rows,
+            totals=[0] * rules.players,
+        )
+        await self.writer.run(self.storage.create_table, row)
+        table = await self.get(row.id)
+        assert table is not None
+        table.kick()
+        return table
+
+    async def fill(self, table: LiveTable, level: str) -> list[int]:
+        """Seat computer players of ``level`` in every seat no person has joined yet; return those seats."""
+        level = self.check_seat("computer", level) or "random"
+        filled = []
+        async with table.lock:
+            for s in table.seats:
+                if s.kind == "human" and not s.joined:
+                    await self.writer.run(self.storage.update_seat, table.id, s.seat, kind="computer", level=level, token=None)
+                    if s.token:
+                        self.tokens.pop(s.token, None)
+                    s.kind, s.level, s.token = "computer", level, None
+                    filled.append(s.seat)
+            table._broadcast_presence()
+        table.kick()
+        return filled
+
+
+def _check_options(opts: dict[str, Any]) -> None:
+    for key in ("pause", "think"):
+        value = opts[key]
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 30:
+            raise ValueError(f"table option {key!r} must be a number of seconds from 0 to 30, not {value!r}")
+    after = opts["standin_after"]
+    if after is not None and (not isinstance(after, (int, float)) or isinstance(after, bool) or not 0 <= after <= 3600):
+        raise ValueError(f"table option 'standin_after' must be seconds from 0 to 3600 or null, not {after!r}")
+    level = opts["standin_level"]
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"table option 'standin_level' must be one of {', '.join(LEVELS)}, not {level!r}")
