@@ -200,3 +200,13 @@ def test_legal_moves_of_a_seat_that_is_not_at_the_table() -> None:
     """State: a seat that is not at the table has no legal moves, whatever the phase."""
     game = Game(Rules(), seed=1)
     assert game.legal_moves(7) == [] and game.hand.legal_passes(-1) == []
+
+
+def test_seed_and_names_must_be_recordable() -> None:
+    """State: a game's seed is a whole number and its seat names strings, as a record holds them."""
+    from hearts.core import HeartsError
+
+    with pytest.raises(HeartsError, match="seed is a whole number, not 'abc'"):
+        Game(Rules(), seed="abc")  # type: ignore[arg-type]
+    with pytest.raises(OutOfTurnError, match="seat names must be strings"):
+        Game(Rules(), names=["Ann", "Bo", "Cy", 4])  # type: ignore[list-item]

@@ -55,11 +55,16 @@ class Game:
         names: Sequence[str] | None = None,
     ) -> None:
         self.rules = rules = rules or Rules()
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            # The seed goes into records, which hold a whole number: refuse anything else here.
+            raise HeartsError(f"a game's seed is a whole number, not {seed!r}")
         self.seed = random.randrange(2**32) if seed is None else seed
         n = rules.players
         self.names = tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n))
         if len(self.names) != n:
             raise OutOfTurnError(f"{len(self.names)} names for {n} seats")
+        if not all(isinstance(name, str) for name in self.names):
+            raise OutOfTurnError(f"seat names must be strings, not {list(self.names)!r}")
         if deals is not None and not callable(deals):
             # Check every given deal now: a bad one found only when its hand comes up would
             # surface in the middle of the play of the hand before it.
