@@ -341,3 +341,74 @@ def test_the_documented_example_is_a_valid_record() -> None:
         for card in trick.cards:
             again.play(card)
     assert GameRecord.of(again) == record
+
+
+# -- moves and events in JSON (what the server, the bot protocol and logs carry) -----------------------
+
+
+def test_moves_round_trip_through_json() -> None:
+    """Moves: every kind of move has a JSON form that reads back to the same move."""
+    from hearts.core import ChooseMoon, PassCards, PlayCard, move_from_dict, move_to_dict
+    from hearts.core.cards import Card
+
+    moves = [
+        PlayCard(2, Card.parse("QS")),
+        PassCards(0, CardSet.parse("2C 10H AS")),
+        ChooseMoon(3, MoonOption.SUBTRACT_FROM_SELF),
+    ]
+    for move in moves:
+        data = json.loads(json.dumps(move_to_dict(move)))
+        assert move_from_dict(data) == move
+        assert move_from_dict({k: v for k, v in data.items() if k != "seat"}, seat=move.seat) == move
+    assert move_from_dict({"type": "play", "card": "q♠"}, seat=1) == PlayCard(1, Card.parse("QS"))
+
+
+@pytest.mark.parametrize(
+    ("data", "seat", "message"),
+    [
+        ([1], None, "a move is a JSON object, not list"),
+        ({"type": "play", "card": "QS"}, None, "a move needs a seat number, not None"),
+        ({"type": "play", "card": "QS", "seat": True}, None, "a move needs a seat number, not True"),
+        ({"type": "play", "card": "QS", "seat": 2}, 1, "seat 2 is not yours (you hold seat 1)"),
+        ({"type": "play", "seat": 1}, None, "a play needs 'card' as a string such as 'QS', not None"),
+        ({"type": "play", "seat": 1, "card": "QX"}, None, "not a card: 'QX'"),
+        ({"type": "pass", "seat": 1, "cards": "2C 3C 4C"}, None, "a pass needs 'cards' as a list of card strings"),
+        ({"type": "pass", "seat": 1, "cards": ["2C", "2C", "3C"]}, None, "card '2C' is given twice"),
+        ({"type": "moon", "seat": 1, "option": "both"}, None, "a moon choice needs 'option' as one of"),
+        ({"type": "bid", "seat": 1}, None, "unknown move type 'bid': expected 'play', 'pass' or 'moon'"),
+    ],
+)
+def test_malformed_moves_are_clear_errors(data: object, seat: int | None, message: str) -> None:
+    """Moves: a malformed move message raises IllegalMoveError saying what is wrong."""
+    from hearts.core import IllegalMoveError, move_from_dict
+
+    with pytest.raises(IllegalMoveError) as err:
+        move_from_dict(data, seat=seat)
+    assert message in str(err.value)
+
+
+def test_events_have_json_forms() -> None:
+    """Events: every event of a game has a JSON form with its type and fields (cards as strings)."""
+    from hearts.core import event_to_dict
+
+    game = Game(Rules.preset("britannica", target=26), deals={0: moon_deal(0)})
+    events: list[object] = []
+    for seat in range(4):
+        events.extend(game.pass_cards(seat, list(CardSet(game.hand.hands[seat]))[:3]))
+    rng = random.Random(2)
+    while not game.is_over:
+        if game.phase is Phase.MOON_CHOICE:
+            events.extend(game.choose_moon(game.to_move[0], "add-to-others"))
+        elif game.phase is Phase.PASS:
+            for seat in game.to_move:
+                events.extend(game.pass_cards(seat, list(CardSet(game.hand.hands[seat]))[:3]))
+        else:
+            events.extend(game.play(rng.choice(game.legal_plays())))
+    kinds = set()
+    for event in events:
+        data = json.loads(json.dumps(event_to_dict(event)))  # type: ignore[arg-type]
+        kinds.add(data["type"])
+        assert set(data) - {"type"} == {f for f in type(event).__dataclass_fields__}
+    assert {"cards_passed", "cards_received", "card_played", "trick_won", "hand_scored"} <= kinds
+    played = next(event_to_dict(e) for e in events if type(e).__name__ == "CardPlayed")  # type: ignore[arg-type]
+    assert isinstance(played["card"], str) and played["trick_number"] == 0
