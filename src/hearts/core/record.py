@@ -72,7 +72,7 @@ class GameRecord:
         running = [0] * game.rules.players
         for h in game.finished:
             assert h.scores is not None
-            running = [a + b for a, b in zip(running, h.scores)]
+            running = [a + b for a, b in zip(running, h.scores, strict=True)]
             hands.append(HandRecord.of(h, tuple(running)))
         if not game.is_over:
             hands.append(HandRecord.of(game.hand, None))

@@ -177,8 +177,12 @@ class Rules:
         if n % 2 and A in cycle:
             raise RulesError(f"there is no 'across' with {n} players: pass left, right or hold")
         _set(self, "pass_cycle", cycle)
-        for name in ("opening", "moon", "ties"):
-            enum_type = type(getattr(Rules, "__dataclass_fields__")[name].default)
+        enum_options: tuple[tuple[str, type[Enum]], ...] = (
+            ("opening", OpeningLead),
+            ("moon", MoonScoring),
+            ("ties", TieRule),
+        )
+        for name, enum_type in enum_options:
             value = getattr(self, name)
             if not isinstance(value, enum_type):
                 try:
