@@ -11,6 +11,7 @@ import time
 import pytest
 
 from hearts.core import (
+    CARDS,
     ChooseMoon,
     Game,
     HandState,
@@ -232,3 +233,57 @@ def test_pass_is_the_right_size_for_every_level() -> None:
         move = new_player(level).decide(game.view(1)).move
         assert isinstance(move, PassCards) and len(move.cards) == 4
         assert game.is_legal(move)
+
+
+def test_the_rollout_is_one_replaceable_piece() -> None:
+    calls = []
+
+    def lowest_card_rollout(state: HandState, rng: random.Random, shooters: int) -> None:
+        calls.append(shooters)
+        while state.phase is Phase.PLAY:
+            mask = state.legal_mask()
+            state.advance(CARDS[(mask & -mask).bit_length() - 1])
+
+    game = Game(Rules.preset("no-passing"), seed=31)
+    player = make_player("hard", seed=2, worlds=5, time_budget=5.0, rollout=lowest_card_rollout)
+    while True:  # play on until a decision needs a search (two or more distinct cards)
+        view = game.view(game.to_move[0])
+        decision = player.decide(view)
+        assert game.is_legal(decision.move)
+        if player.last_rollouts:  # type: ignore[attr-defined]
+            break
+        game.apply(decision.move)
+    assert len(calls) == player.last_rollouts  # type: ignore[attr-defined]
+    assert "5 worlds" in decision.reason
+
+
+def test_search_dumps_the_queen_when_void() -> None:
+    from hearts.core import CardSet
+
+    state = HandState(
+        Rules.preset("no-passing"),
+        [
+            CardSet.parse(h).mask
+            for h in (
+                "2C 3C 2D 3D 4D 5D 6D 7D 8D 2S 3S 2H 3H",
+                "4C 5C 6C 7C 8C 9C QS 4H 5H 6H 7H 8H 9H",
+                "10C JC QC KC 9D 10D JD QD 4S 5S 6S 7S 10H",
+                "AC KD AD 8S 9S 10S JS KS AS JH QH KH AH",
+            )
+        ],
+    )
+    for card in "2C 9C KC AC KD 8D".split():
+        state.play(card)
+    view = SeatView.of_hand(state, 1)
+    for level in SEARCH_LEVELS:
+        decision = make_player(level, seed=3, worlds=30, time_budget=5.0).decide(view)
+        assert decision.move == PlayCard(1, CARDS[36]), decision.reason
+
+
+def test_expert_searches_its_pass() -> None:
+    game = Game(Rules(), seed=17)
+    player = make_player("expert", seed=1, worlds=6, time_budget=5.0)
+    decision = player.decide(game.view(0))
+    assert isinstance(decision.move, PassCards) and game.is_legal(decision.move)
+    assert "6 deals" in decision.reason
+    assert player.last_rollouts >= 6  # type: ignore[attr-defined]

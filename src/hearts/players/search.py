@@ -292,11 +292,13 @@ class SearchPlayer(MediumPlayer):
         epsilon: float = 0.1,
         search_pass: bool = False,
         moon_plan: bool = True,
+        prior_margin: float | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (with a cap and a generous budget the
         player is fully deterministic for a seed); ``rollout`` replaces the rollout policy;
         ``epsilon`` is the default rollout's chance of a random card; ``search_pass`` searches the
-        pass too; ``moon_plan`` evaluates a moon line when one is open."""
+        pass too; ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
+        points a searched move must gain over the rule-based one to replace it."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -311,6 +313,8 @@ class SearchPlayer(MediumPlayer):
         self.rollout = rollout or (greedy_rollout if epsilon == 0.1 else make_greedy_rollout(epsilon))
         self.search_pass = search_pass
         self.moon_plan = moon_plan
+        if prior_margin is not None:
+            self.prior_margin = float(prior_margin)
         #: Figures of the last decision: worlds sampled and rollouts played.
         self.last_worlds = 0
         self.last_rollouts = 0
@@ -454,7 +458,7 @@ class SearchPlayer(MediumPlayer):
         rng = self.view_rng(view)
         deadline = start + self.budget * self.budget_share
         endgame = max(view.totals) + rules.moon_points >= rules.target
-        sums = [0.0] * len(cands)
+        vals: list[list[float]] = [[] for _ in cands]
         own = [0.0] * len(cands)
         sub = random.Random()
         unseen = cards_of(rules.in_play & ~hand)
@@ -475,7 +479,7 @@ class SearchPlayer(MediumPlayer):
                 sub.seed(seed)
                 self.rollout(state, sub, 0)
                 scores = self._finish(state, view)
-                sums[i] += self.utility(view, scores, endgame)
+                vals[i].append(self.utility(view, scores, endgame))
                 own[i] += scores[me]
             worlds += 1
             if self.max_worlds is not None and worlds >= self.max_worlds:
@@ -484,7 +488,9 @@ class SearchPlayer(MediumPlayer):
                 break
         self.last_worlds = worlds
         self.last_rollouts = worlds * len(cands)
-        best = max(range(len(cands)), key=lambda i: sums[i])
+        best = max(range(len(cands)), key=lambda i: sum(vals[i]))
+        if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
+            best = 0  # medium's pass (candidate 0) unless the search clearly beats it
         chosen = CardSet(cands[best])
         tail = f"{own[best] / worlds:.1f} pts expected over {worlds} deals"
         if cands[best] == base.mask:
@@ -524,7 +530,15 @@ class ExpertPlayer(SearchPlayer):
         epsilon: float = 0.05,
         search_pass: bool = True,
         moon_plan: bool = True,
+        prior_margin: float | None = None,
     ) -> None:
         super().__init__(
-            seed, time_budget, worlds=worlds, rollout=rollout, epsilon=epsilon, search_pass=search_pass, moon_plan=moon_plan
+            seed,
+            time_budget,
+            worlds=worlds,
+            rollout=rollout,
+            epsilon=epsilon,
+            search_pass=search_pass,
+            moon_plan=moon_plan,
+            prior_margin=prior_margin,
         )
