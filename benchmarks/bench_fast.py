@@ -104,13 +104,14 @@ def openspiel_python(hands: int, seed: int) -> float:
 # -- rollouts ----------------------------------------------------------------------------------
 
 
-def search_root(seed: int = 5) -> HandState:
-    """A determinized world after the pass and five tricks and two cards, as a search player builds it."""
+def search_root(seed: int = 5, cards: int = 5 * 4 + 2) -> HandState:
+    """A determinized world after the pass and ``cards`` plays (five tricks and two cards), as a
+    search player builds it."""
     game = Game(RULES, seed=seed)
     rng = random.Random(seed)
     for seat in range(4):
         game.pass_cards(seat, rng.sample(cards_of(game.hand.hands[seat]), 3))
-    for _ in range(5 * 4 + 2):
+    for _ in range(cards):
         game.play(rng.choice(game.legal_plays()))
     view = game.view(game.hand.turn)
     return view.world(game.hand.hands)
@@ -160,6 +161,24 @@ def search_hook(world: HandState, compiled: bool) -> Callable[[int, int], float]
             rollout(hand, rng, 0)
             hand.scores  # noqa: B018
         return clock() - start
+
+    return run
+
+
+def fast_candidates(world: HandState) -> Callable[[int, int], float]:
+    """``rollout_candidates``: a search player's inner loop for one world (every legal card, the
+    plain plan and the moon plan) in one call; ``n`` counts rollouts."""
+
+    def run(n: int, seed: int) -> float:
+        from hearts.fast import rollout_candidates
+
+        cards = [int(c) for c in world.legal_plays()]
+        plans = [0, 1 << world.turn]
+        calls = max(1, n // (len(cards) * len(plans)))
+        start = clock()
+        for i in range(calls):
+            rollout_candidates(world, cards, plans, seed=seed + i)
+        return (clock() - start) * n / (calls * len(cards) * len(plans))
 
     return run
 
@@ -292,6 +311,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ]
     hands = measure(runners, args.repeat, args.seed)
     world = search_root()
+    leading = search_root(cards=5 * 4)  # the seat leads trick 6: a search with many candidates
     rolls = measure(
         [
             ("python random (copy + advance)", python_rollouts(world), args.python_rollouts),
@@ -300,6 +320,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ("fast greedy, 50 worlds a call", fast_rollout_worlds(world), args.rollouts),
             ("search hook: Python greedy_rollout", search_hook(world, False), args.python_rollouts),
             ("search hook: CompiledRollout", search_hook(world, True), args.python_rollouts * 2),
+            (
+                f"rollout_candidates, {len(leading.legal_plays())} cards x 2 plans",
+                fast_candidates(leading),
+                args.rollouts // 4,
+            ),
         ],
         args.repeat,
         args.seed,

@@ -84,3 +84,39 @@ def test_search_players_take_the_compiled_rollout_by_name() -> None:
     assert ExpertPlayer(seed=2, rollout="compiled").rollout.epsilon == 0.05  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown rollout 'turbo'"):
         HardPlayer(rollout="turbo")
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("britannica", target=60), Rules.preset("omnibus", players=5)])
+def test_rollout_candidates_scores_each_card_as_the_engine_would(rules: Rules) -> None:
+    from hearts.fast import rollout_candidates
+    from hearts.players.knowledge import best_moon_option
+
+    totals = [50, 5, 20, 40, 0][: rules.players]
+    for seed in range(5):
+        world = midgame_world(rules, seed, cards=2 + seed * 4)
+        cards = [int(c) for c in world.legal_plays()]
+        plans = [0, 1 << world.turn]
+        got = rollout_candidates(world, cards, plans, seed=seed, totals=totals)
+        assert got.shape == (2, len(cards), rules.players)
+        for p, plan in enumerate(plans):
+            pol = np.array([k.POLICY_MOON if plan >> s & 1 else k.POLICY_GREEDY for s in range(rules.players)])
+            for i, card in enumerate(cards):
+                hand = world.copy()
+                hand.play(card)
+                trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
+                k.play_out_traced(state_array(hand), rules_array(rules), pol, 0.1, seed, 0, trace)
+                for j in range(len(hand.tricks) * rules.players + len(hand.trick), rules.hand_size * rules.players):
+                    hand.play(int(trace[k.TRACE_PLAYS + 2 * j + 1]))  # checked: refuses an illegal card
+                if hand.phase is Phase.MOON_CHOICE:
+                    assert hand.shooter is not None
+                    hand.choose_moon(hand.shooter, best_moon_option(rules, totals, hand.shooter))
+                assert hand.scores == tuple(got[p, i].tolist())
+
+
+def test_rollout_candidates_refuses_an_illegal_candidate() -> None:
+    from hearts.fast import rollout_candidates
+
+    world = midgame_world(Rules(), 1, cards=5)
+    illegal = next(c for c in range(52) if not world.legal_mask() >> c & 1)
+    with pytest.raises(ValueError, match=f"candidate {illegal} is not a legal card"):
+        rollout_candidates(world, [illegal])

@@ -19,6 +19,7 @@ from hearts.fast.bridge import (
     GameResults,
     HandResults,
     rollout,
+    rollout_candidates,
     rollout_worlds,
     rules_array,
     simulate,
@@ -28,6 +29,6 @@ from hearts.fast.bridge import (
 )
 
 __all__ = [
-    "GREEDY_EPS", "HAVE_NUMBA", "JIT_ENABLED", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout",
+    "GREEDY_EPS", "HAVE_NUMBA", "JIT_ENABLED", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout", "rollout_candidates",
     "rollout_worlds", "rules_array", "simulate", "simulate_games", "state_array", "warm_up",
 ]  # fmt: skip

@@ -65,6 +65,20 @@ def rules_array(rules: Rules) -> np.ndarray:
     return R
 
 
+_RULES_ARRAYS: dict[Rules, np.ndarray] = {}
+
+
+def _rules_array_shared(rules: Rules) -> np.ndarray:
+    """:func:`rules_array`, built once per rules for the per-decision wrappers (the kernels never
+    write to it; the public function returns a fresh array that a caller may change)."""
+    R = _RULES_ARRAYS.get(rules)
+    if R is None:
+        if len(_RULES_ARRAYS) > 64:
+            _RULES_ARRAYS.clear()
+        R = _RULES_ARRAYS[rules] = rules_array(rules)
+    return R
+
+
 def state_array(hand: HandState) -> np.ndarray:
     """The kernels' state array of a hand in its play phase (e.g. a world from ``SeatView.world``)."""
     if hand.phase is not Phase.PLAY:
@@ -276,7 +290,13 @@ def rollout(
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a whole number of at least 1, not {n!r}")
     return k.rollout(
-        S, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice)
+        S,
+        _rules_array_shared(rules),
+        _policies(policy, rules.players),
+        float(eps),
+        n,
+        _seed(seed),
+        _choice(moon_choice),
     )
 
 
@@ -304,7 +324,59 @@ def rollout_worlds(
     states = np.stack([state_array(w) for w in worlds])
     kernel = k.rollout_worlds_parallel if parallel else k.rollout_worlds
     return kernel(
-        states, rules_array(rules), _policies(policy, rules.players), float(eps), n, _seed(seed), _choice(moon_choice)
+        states,
+        _rules_array_shared(rules),
+        _policies(policy, rules.players),
+        float(eps),
+        n,
+        _seed(seed),
+        _choice(moon_choice),
+    )
+
+
+def rollout_candidates(
+    world: HandState,
+    cards: Sequence[int],
+    plans: Sequence[int] = (0,),
+    seed: int | None = None,
+    *,
+    totals: Sequence[int] | None = None,
+    eps: float = GREEDY_EPS,
+    moon: str = "best",
+) -> np.ndarray:
+    """Score every candidate card of the seat to play in one determinized ``world``, in one call.
+
+    For each plan (a bit set of seats that play for the moon, the ``moon`` policy; the others
+    play ``greedy``) and each card, the card is played, the hand played out and scored, with
+    the same random numbers for every card (common random numbers). A moon left to the shooter
+    is answered by ``moon`` (``best`` weighs the game's ``totals``). Returns scores[plan, card, seat]:
+    what a search player's inner loop computes, at compiled speed.
+    """
+    if moon not in MOON_MODES:
+        raise ValueError(f"unknown moon answer {moon!r}: choose one of {', '.join(MOON_MODES)}")
+    rules = world.rules
+    n = rules.players
+    legal = world.legal_mask()
+    for c in cards:
+        if not 0 <= int(c) < 52 or not legal >> int(c) & 1:
+            raise ValueError(f"candidate {c!r} is not a legal card for seat {world.turn} in this world")
+    if not cards or not plans:
+        raise ValueError("rollout_candidates needs at least one card and one plan")
+    pol = np.array(
+        [[k.POLICY_MOON if plan >> s & 1 else k.POLICY_GREEDY for s in range(n)] for plan in plans], dtype=np.int64
+    )
+    game_totals = np.zeros(n, dtype=np.int64) if totals is None else np.array(totals, dtype=np.int64)
+    if game_totals.shape != (n,):
+        raise ValueError(f"totals must give one number per seat ({n}), not {list(game_totals)}")
+    return k.rollout_candidates(
+        state_array(world),
+        _rules_array_shared(rules),
+        np.array([int(c) for c in cards], dtype=np.int64),
+        pol,
+        float(eps),
+        _seed(seed),
+        MOON_MODES[moon],
+        game_totals,
     )
 
 
@@ -316,6 +388,7 @@ def warm_up() -> None:
     hand = HandState(rules, _fixed_deal(rules), 3)
     rollout(hand, hand.turn, "greedy", 1, seed=0)
     rollout_worlds([hand], "greedy", 1, seed=0)
+    rollout_candidates(hand, [int(c) for c in hand.legal_plays()[:1]], seed=0)
 
 
 def _fixed_deal(rules: Rules) -> list[int]:
