@@ -287,3 +287,17 @@ async def test_clicking_cards_marks_them_and_plays_them(tmp_path: Path) -> None:
         await pilot.click(f"#card-{index}")
         await until(pilot, lambda: len(game.view(HUMAN).hand) == len(view.hand) - 1, "the clicked card to be played")
         assert view.legal[0] not in game.view(HUMAN).hand
+
+
+async def test_enter_alone_chooses_and_sends_a_pass(tmp_path: Path) -> None:
+    session = Session.new(Rules(), fast_settings(), seed=21, save_path=tmp_path / "g.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        game = session.game
+        await until(pilot, lambda: human_to_act(app), "the pass")
+        hand = list(game.view(HUMAN).hand)
+        await pilot.press("enter", "enter", "enter")
+        assert app.table.marked == CardSet(hand[:3])  # each Enter marks the card and moves on
+        await pilot.press("enter")
+        await until(pilot, lambda: game.phase is Phase.PLAY, "the exchange")
+        assert game.view(HUMAN).passed == CardSet(hand[:3])

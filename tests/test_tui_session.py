@@ -109,3 +109,17 @@ async def test_the_screen_stays_live_while_a_computer_thinks(tmp_path: Path) -> 
                 break
             await pilot.pause(0.01)
         assert dumps(GameRecord.of(game)) != before  # released, it played
+
+
+def test_the_goodbye_line_says_where_the_game_is(tmp_path: Path) -> None:
+    from hearts.tui.app import save_hint
+
+    path = tmp_path / "tui-game.json"
+    session = Session.new(Rules(target=1), Settings(opponents=("random",)), seed=6, save_path=path)
+    assert save_hint(session) == f"Game saved to {path}. Continue it with: hearts play --resume"
+    while not session.game.is_over:
+        move, _ = session.checked(session.game.to_move[0], RuntimeError("any legal move"))
+        session.apply(move)
+    last = tmp_path / LAST_GAME_NAME
+    assert save_hint(session) == f"The game's record is in {last}; see it again with: hearts replay {last}"
+    assert save_hint(None) == ""

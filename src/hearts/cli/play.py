@@ -233,8 +233,8 @@ def register(app: typer.Typer) -> None:
 
                 app_ = HeartsApp(setup=SetupRequest(rules, settings, preset, seed, path))
                 app_.run()
-                if app_.session is not None and save_hint(app_.session.save_path):
-                    typer.echo(save_hint(app_.session.save_path))
+                if save_hint(app_.session):
+                    typer.echo(save_hint(app_.session))
                 return
             keep_unfinished(path)  # starting afresh must not silently lose an unfinished game
             session = Session.new(rules, settings, seed=seed, save_path=path)
@@ -242,6 +242,6 @@ def register(app: typer.Typer) -> None:
         from hearts.tui.app import HeartsApp, save_hint
 
         HeartsApp(session).run()
-        message = save_hint(session.save_path)
+        message = save_hint(session)
         if message:
             typer.echo(message)

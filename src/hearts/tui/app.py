@@ -46,7 +46,7 @@ from hearts.core.events import Event
 from hearts.players import Decision
 from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, verb
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
-from hearts.tui.session import HUMAN, Session, Settings, keep_unfinished
+from hearts.tui.session import HUMAN, LAST_GAME_NAME, Session, Settings, keep_unfinished
 from hearts.tui.setup import SetupChoice, SetupScreen
 from hearts.tui.story import game_stories, hand_story
 from hearts.tui.widgets import CardWidget, HandRow, SeatBox, score_table
@@ -467,10 +467,13 @@ class TableScreen(Screen[None]):
     def action_choose(self) -> None:
         view = self.session.view()
         if view.phase is Phase.PASS and HUMAN in view.to_move:
-            if len(self.marked) < view.rules.pass_count and self._cursor_card() not in self.marked:
-                card = self._cursor_card()
-                if card is not None:
-                    self.toggle_mark(card)
+            # Until enough cards are marked, Enter marks (or unmarks) the card under the cursor and
+            # moves on, so that Enter alone can choose a pass; with enough marked it passes them.
+            card = self._cursor_card()
+            if len(self.marked) < view.rules.pass_count and card is not None:
+                self.toggle_mark(card)
+                if card in self.marked:
+                    self.action_cursor(1)
                 return
             self.confirm_pass()
             return
@@ -624,6 +627,12 @@ class HeartsApp(App[None]):
         return next(s for s in self.screen_stack if isinstance(s, TableScreen))
 
 
-def save_hint(path: Path | None) -> str:
-    """What to tell the person after they quit mid-game."""
-    return "" if path is None or not path.exists() else f"Game saved to {path}. Continue it with: hearts play --resume"
+def save_hint(session: Session | None) -> str:
+    """What to tell the person once the screen has closed: where the game is and how to go on."""
+    if session is None or session.save_path is None:
+        return ""
+    path = session.save_path
+    if session.game.is_over:
+        last = path.with_name(LAST_GAME_NAME)
+        return f"The game's record is in {last}; see it again with: hearts replay {last}" if last.exists() else ""
+    return f"Game saved to {path}. Continue it with: hearts play --resume" if path.exists() else ""
