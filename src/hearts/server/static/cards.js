@@ -1,0 +1,71 @@
+// Cards drawn with HTML and CSS only (text glyphs on a scalable box): crisp at any size, no images.
+// Shared by the table, the lobby preview and the replay page.
+"use strict";
+
+const SUITS = { C: "♣", D: "♦", S: "♠", H: "♥" };
+const SUIT_NAMES = { C: "clubs", D: "diamonds", S: "spades", H: "hearts" };
+const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+
+function cardParts(code) {
+  return { rank: code.slice(0, -1), suit: code.slice(-1) };
+}
+
+/** "QS" -> "queen of spades": the words screen readers read out. */
+function cardLabel(code) {
+  const { rank, suit } = cardParts(code);
+  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`;
+}
+
+/** A face-up card element. `tag` is "button" for playable cards, "div" otherwise. */
+function cardElement(code, tag = "div") {
+  const { rank, suit } = cardParts(code);
+  const el = document.createElement(tag);
+  el.className = `card face suit-${suit}`;
+  el.dataset.card = code;
+  if (tag === "button") el.type = "button";
+  el.setAttribute("aria-label", cardLabel(code));
+  el.innerHTML =
+    `<span class="corner tl" aria-hidden="true"><b>${rank}</b><i>${SUITS[suit]}</i></span>` +
+    `<span class="pip" aria-hidden="true">${SUITS[suit]}</span>` +
+    `<span class="corner br" aria-hidden="true"><b>${rank}</b><i>${SUITS[suit]}</i></span>`;
+  return el;
+}
+
+function cardBack(label) {
+  const el = document.createElement("div");
+  el.className = "card back";
+  if (label) el.setAttribute("aria-label", label);
+  else el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
+/** A row of small face-up cards, e.g. for the end-of-hand deal. */
+function cardRow(codes, cls = "mini") {
+  const row = document.createElement("div");
+  row.className = `card-row ${cls}`;
+  row.setAttribute("role", "list");
+  for (const c of codes) {
+    const el = cardElement(c);
+    el.setAttribute("role", "listitem");
+    row.appendChild(el);
+  }
+  return row;
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]);
+}
+
+/** Settings kept in the browser: animation speed and the four-colour deck. */
+const Settings = {
+  get speed() { return parseFloat(localStorage.getItem("hearts.speed") ?? "1"); },
+  set speed(v) { localStorage.setItem("hearts.speed", String(v)); },
+  get fourColour() { return localStorage.getItem("hearts.fourColour") === "1"; },
+  set fourColour(v) { localStorage.setItem("hearts.fourColour", v ? "1" : "0"); applyDeckColours(); },
+};
+
+function applyDeckColours() {
+  document.body.classList.toggle("four-colour", Settings.fourColour);
+}
+
+document.addEventListener("DOMContentLoaded", applyDeckColours);

@@ -1,0 +1,64 @@
+// History and stats: every stored game with its hands (replay, record download) and per-player figures.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+function when(t) { return new Date(t * 1000).toLocaleString(); }
+
+async function loadStats() {
+  const rows = await (await fetch("/api/stats")).json();
+  if (!rows.length) { $("stats").textContent = "No hands finished yet."; return; }
+  let html = `<table class="sheet"><thead><tr><th>Player</th><th>Games</th><th>Wins</th><th>Hands</th><th>Average points a hand</th><th>Moons</th></tr></thead><tbody>`;
+  for (const r of rows) {
+    html += `<tr><td>${escapeHtml(r.name)}${r.kind !== "human" ? ` <span class="muted">(${escapeHtml(r.kind)})</span>` : ""}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.hands}</td><td>${r.average_points ?? "–"}</td><td>${r.moons}</td></tr>`;
+  }
+  $("stats").innerHTML = html + "</tbody></table>";
+  $("stats").classList.remove("muted");
+}
+
+async function toggleHands(id, cell, button) {
+  if (cell.dataset.loaded) { cell.hidden = !cell.hidden; return; }
+  const hands = await (await fetch(`/api/tables/${id}/hands`)).json();
+  cell.dataset.loaded = "1";
+  if (!hands.length) { cell.textContent = "No hand finished yet."; return; }
+  cell.innerHTML = hands.map((h) =>
+    `<div class="link-row">Hand ${h.number}: ${h.points.join(" / ")} (totals ${h.totals.join(" / ")}) ` +
+    `<a href="/replay/${id}/${h.number}">replay</a> <a href="/api/tables/${id}/record?hand=${h.number}">record</a></div>`).join("");
+  button.setAttribute("aria-expanded", "true");
+}
+
+async function loadGames() {
+  const games = await (await fetch("/api/history")).json();
+  if (!games.length) { $("games").textContent = "No games yet: start one from the lobby."; return; }
+  const box = $("games");
+  box.innerHTML = "";
+  box.classList.remove("muted");
+  const table = document.createElement("table");
+  table.className = "sheet";
+  table.innerHTML = `<thead><tr><th>Started</th><th>Players</th><th>Totals</th><th>Hands</th><th>Result</th><th></th></tr></thead>`;
+  const body = document.createElement("tbody");
+  for (const g of games) {
+    const tr = document.createElement("tr");
+    const result = g.status === "over" ? `${g.winners.map((w) => escapeHtml(g.names[w])).join(" & ")} won` : "in progress";
+    tr.innerHTML = `<td>${when(g.created_at)}</td><td>${g.names.map((n, i) => `${escapeHtml(n)}${g.seats[i] && g.seats[i] !== "human" ? ` <span class="muted">(${escapeHtml(g.seats[i])})</span>` : ""}`).join(", ")}</td>` +
+      `<td>${g.totals.join(" / ")}</td><td>${g.hands}</td><td>${result}</td><td></td>`;
+    const btn = document.createElement("button");
+    btn.className = "btn secondary"; btn.textContent = "Hands"; btn.setAttribute("aria-expanded", "false");
+    const more = document.createElement("tr");
+    const cell = document.createElement("td");
+    cell.colSpan = 6; cell.hidden = true; more.appendChild(cell);
+    btn.onclick = () => { cell.hidden = false; toggleHands(g.id, cell, btn); };
+    tr.lastChild.appendChild(btn);
+    if (g.hands) {
+      const dl = document.createElement("a");
+      dl.href = `/api/tables/${g.id}/record`; dl.textContent = " record"; dl.setAttribute("aria-label", "Download the game record");
+      tr.lastChild.appendChild(dl);
+    }
+    body.appendChild(tr); body.appendChild(more);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+}
+
+loadStats().catch((e) => { $("stats").textContent = `Cannot load: ${e.message}`; });
+loadGames().catch((e) => { $("games").textContent = `Cannot load: ${e.message}`; });

@@ -1,0 +1,169 @@
+// The lobby: one-click game against the computer, or a table with chosen rules and invite links.
+"use strict";
+
+let OPTIONS = null;
+const $ = (id) => document.getElementById(id);
+
+async function api(path, body) {
+  const res = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const detail = data.detail;
+    throw new Error(typeof detail === "string" ? detail : Array.isArray(detail) ? detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ") : `HTTP ${res.status}`);
+  }
+  return data;
+}
+
+function seatNames(n) {
+  return n === 4 ? ["South", "West", "North", "East"] : Array.from({ length: n }, (_, i) => `Seat ${i + 1}`);
+}
+
+function levelSelect(id, value, label, withHuman = false) {
+  const sel = document.createElement("select");
+  sel.id = id;
+  sel.setAttribute("aria-label", label);
+  if (withHuman) sel.add(new Option("a person (invite link)", "human"));
+  for (const lv of OPTIONS.levels) sel.add(new Option(`computer: ${lv}`, `computer:${lv}`));
+  for (const b of OPTIONS.bots) sel.add(new Option(`bot: ${b}`, `bot:${b}`));
+  sel.value = value;
+  return sel;
+}
+
+function defaultLevel() {
+  const prefer = ["medium", "easy", "hard", "expert", "random"];
+  return prefer.find((l) => OPTIONS.levels.includes(l)) || OPTIONS.levels[0];
+}
+
+function buildQuick() {
+  const box = $("quick-levels");
+  box.innerHTML = "";
+  ["West", "North", "East"].forEach((name, i) => {
+    const label = document.createElement("label");
+    label.className = "field";
+    label.textContent = `${name}`;
+    const sel = levelSelect(`quick-level-${i}`, `computer:${defaultLevel()}`, `${name}'s level`);
+    label.appendChild(sel);
+    box.appendChild(label);
+  });
+}
+
+function buildSeats() {
+  const n = parseInt($("players").value, 10);
+  const box = $("seats");
+  box.innerHTML = "";
+  seatNames(n).forEach((name, i) => {
+    const wrap = document.createElement("div");
+    wrap.className = "field";
+    wrap.innerHTML = `<label class="field">${name}: name <input type="text" id="seat-name-${i}" maxlength="24" placeholder="${name}"></label>`;
+    const sel = levelSelect(`seat-kind-${i}`, i < 2 ? "human" : `computer:${defaultLevel()}`, `${name} is`, true);
+    wrap.appendChild(sel);
+    box.appendChild(wrap);
+  });
+}
+
+function seatSpec(value, name) {
+  if (value === "human") return { kind: "human", name: name || null };
+  const [kind, level] = value.split(":");
+  return { kind, level, name: name || null };
+}
+
+function ruleOverrides() {
+  const rules = { players: parseInt($("players").value, 10) };
+  if ($("target").value) rules.target = parseInt($("target").value, 10);
+  if ($("moon").value) rules.moon = $("moon").value;
+  if ($("pass_cycle").value) rules.pass_cycle = $("pass_cycle").value;
+  if ($("pass_count").value) rules.pass_count = parseInt($("pass_count").value, 10);
+  if ($("bonus_card").value) rules.bonus_card = $("bonus_card").value === "none" ? null : $("bonus_card").value;
+  if ($("ties").value) rules.ties = $("ties").value;
+  if ($("points_on_first_trick").checked) rules.points_on_first_trick = true;
+  if ($("queen_breaks_hearts").checked) rules.queen_breaks_hearts = true;
+  if ($("hearts_free").checked) rules.hearts_must_be_broken = false;
+  return rules;
+}
+
+function copyButton(text) {
+  const b = document.createElement("button");
+  b.className = "btn secondary";
+  b.textContent = "Copy";
+  b.setAttribute("aria-label", `Copy ${text}`);
+  b.onclick = async () => {
+    try { await navigator.clipboard.writeText(text); b.textContent = "Copied"; } catch { b.textContent = "Select and copy"; }
+  };
+  return b;
+}
+
+function showLinks(data) {
+  const box = $("links");
+  box.innerHTML = "";
+  for (const s of data.seats) {
+    const row = document.createElement("div");
+    row.className = "link-row";
+    if (s.join_url) {
+      row.innerHTML = `<strong>${escapeHtml(s.name)}</strong> <code>${escapeHtml(s.join_url)}</code>`;
+      row.appendChild(copyButton(s.join_url));
+      const open = document.createElement("a");
+      open.href = s.join_url; open.textContent = "Take this seat"; open.className = "btn secondary";
+      row.appendChild(open);
+    } else {
+      row.innerHTML = `<strong>${escapeHtml(s.name)}</strong> <span class="muted">computer (${escapeHtml(s.level)})</span>`;
+    }
+    box.appendChild(row);
+  }
+  const watch = document.createElement("div");
+  watch.className = "link-row";
+  watch.innerHTML = `<strong>Watch</strong> <code>${escapeHtml(data.watch_url)}</code>`;
+  watch.appendChild(copyButton(data.watch_url));
+  box.appendChild(watch);
+  $("created").hidden = false;
+}
+
+async function quickPlay() {
+  $("quick-error").textContent = "";
+  const levels = [0, 1, 2].map((i) => $(`quick-level-${i}`).value.split(":")[1]);
+  try {
+    const data = await api("/api/quick", { name: $("quick-name").value || null, levels, preset: $("quick-preset").value });
+    location.href = new URL(data.play_url).pathname;
+  } catch (e) { $("quick-error").textContent = e.message; }
+}
+
+async function createTable() {
+  $("create-error").textContent = "";
+  const n = parseInt($("players").value, 10);
+  const seats = Array.from({ length: n }, (_, i) => seatSpec($(`seat-kind-${i}`).value, $(`seat-name-${i}`).value.trim()));
+  const options = {};
+  if ($("pause").value !== "") options.pause = parseFloat($("pause").value);
+  if ($("standin_after").value !== "") options.standin_after = parseFloat($("standin_after").value);
+  try {
+    showLinks(await api("/api/tables", { preset: $("preset").value, rules: ruleOverrides(), seats, options }));
+  } catch (e) { $("create-error").textContent = e.message; }
+}
+
+async function init() {
+  OPTIONS = await api("/api/options");
+  for (const sel of [$("preset"), $("quick-preset")]) {
+    for (const [name, text] of Object.entries(OPTIONS.presets)) {
+      const o = new Option(name, name);
+      o.title = text;
+      sel.add(o);
+    }
+  }
+  for (const m of OPTIONS.choices.moon) $("moon").add(new Option(m, m));
+  $("pause").placeholder = String(OPTIONS.table_options.pause);
+  const fan = $("fan");
+  ["AH", "KH", "QS", "JD", "10C"].forEach((c, i) => {
+    const el = cardElement(c);
+    el.style.transform = `rotate(${(i - 2) * 9}deg) translateY(${Math.abs(i - 2) * 5}px)`;
+    fan.appendChild(el);
+  });
+  buildQuick();
+  buildSeats();
+  $("players").onchange = buildSeats;
+  $("quick-play").onclick = quickPlay;
+  $("create").onclick = createTable;
+  $("quick-name").value = localStorage.getItem("hearts.name") || "";
+  $("quick-name").onchange = () => localStorage.setItem("hearts.name", $("quick-name").value);
+}
+
+init().catch((e) => { $("quick-error").textContent = `Cannot reach the server: ${e.message}`; });

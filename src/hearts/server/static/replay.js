@@ -1,0 +1,93 @@
+// A stored hand stepped through card by card and trick by trick, with the whole deal shown.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const [, , TABLE, HAND] = location.pathname.split("/");
+let H = null;      // the hand, as /api/tables/{id}/hands/{n} lays it open
+let plays = [];    // every card in order: {seat, card, trick, last (ends a trick), winner}
+let step = 0;      // how many cards have been played
+
+function buildPlays() {
+  plays = [];
+  H.tricks.forEach((t, i) => t.plays.forEach((p, j) => plays.push({ ...p, trick: i, last: j === t.plays.length - 1, winner: t.winner })));
+  $("slider").max = String(plays.length);
+}
+
+const GRID = { 4: [[3, 2], [2, 1], [1, 2], [2, 3]] }; // South, West, North, East: [row, column]
+
+function place(seat) {
+  const n = H.names.length;
+  if (GRID[n]) return GRID[n][seat];
+  const spots = [[3, 2], [2, 1], [1, 1], [1, 3], [2, 3], [1, 2]];
+  return spots[seat];
+}
+
+function draw() {
+  const board = $("board");
+  board.innerHTML = "";
+  const played = new Set(plays.slice(0, step).map((p) => p.card));
+  const taken = H.names.map(() => 0);
+  plays.slice(0, step).forEach((p) => { if (p.last) taken[p.winner] += 1; });
+  H.seats.forEach((s) => {
+    const [row, col] = place(s.seat);
+    const box = document.createElement("div");
+    box.className = "rseat";
+    box.style.gridRow = row; box.style.gridColumn = col;
+    box.innerHTML = `<div><strong>${escapeHtml(s.name)}</strong> · ${taken[s.seat]} trick${taken[s.seat] === 1 ? "" : "s"} · scored ${s.score}</div>`;
+    const row_ = cardRow(s.held);
+    row_.querySelectorAll(".card").forEach((el) => { if (played.has(el.dataset.card)) el.classList.add("dim"); });
+    box.appendChild(row_);
+    const note = document.createElement("div");
+    note.className = "muted";
+    note.style.color = "#cfe";
+    note.textContent = s.passed.length ? `passed ${s.passed.join(" ")} to ${H.names[s.pass_to]}, got ${s.received.join(" ")}` : "";
+    box.appendChild(note);
+    board.appendChild(box);
+  });
+  const center = document.createElement("div");
+  center.className = "center";
+  center.style.gridRow = 2; center.style.gridColumn = 2;
+  center.setAttribute("aria-live", "polite");
+  if (step > 0) {
+    const cur = plays[step - 1];
+    const trick = plays.filter((p, i) => i < step && p.trick === cur.trick);
+    const offsets = { 0: [72, 95], 1: [8, 50], 2: [72, 5], 3: [136, 50] };
+    trick.forEach((p, i) => {
+      const el = cardElement(p.card);
+      const [x, y] = offsets[p.seat] || [20 + 30 * i, 40];
+      el.style.left = `${x}px`; el.style.top = `${y}px`;
+      el.setAttribute("aria-label", `${H.names[p.seat]} played ${cardLabel(p.card)}`);
+      center.appendChild(el);
+    });
+    $("where").textContent = `Trick ${cur.trick + 1} of ${H.tricks.length}, card ${trick.length}` + (cur.last ? ` — ${H.names[cur.winner]} wins it` : "");
+  } else $("where").textContent = "The deal, after the pass";
+  board.appendChild(center);
+  $("slider").value = String(step);
+}
+
+function go(n) { step = Math.max(0, Math.min(plays.length, n)); draw(); }
+function trickStart(i) { return plays.findIndex((p) => p.trick === i); }
+
+async function init() {
+  $("four-colour").checked = Settings.fourColour;
+  $("four-colour").onchange = () => { Settings.fourColour = $("four-colour").checked; };
+  const res = await fetch(`/api/tables/${TABLE}/hands/${HAND}`);
+  if (!res.ok) { $("summary").textContent = (await res.json()).detail || "No such hand"; return; }
+  H = await res.json();
+  $("title").textContent = `Hand ${H.number} — ${H.names.join(", ")}`;
+  $("summary").textContent = `Pass ${H.direction}. Scores this hand: ${H.seats.map((s) => `${s.name} ${s.score}`).join(", ")}.` +
+    (H.shooter !== null ? ` ${H.names[H.shooter]} shot the moon.` : "") + ` Totals after it: ${H.totals.join(" / ")}.`;
+  $("download").href = `/api/tables/${TABLE}/record?hand=${H.number}`;
+  buildPlays();
+  $("start").onclick = () => go(0);
+  $("end").onclick = () => go(plays.length);
+  $("prev").onclick = () => go(step - 1);
+  $("next").onclick = () => go(step + 1);
+  $("next-trick").onclick = () => { const t = step ? plays[step - 1].trick + (plays[step - 1].last ? 1 : 0) : 0; go(t >= H.tricks.length ? plays.length : trickStart(t) + H.tricks[t].plays.length); };
+  $("prev-trick").onclick = () => { const t = step ? plays[step - 1].trick - 1 : -1; go(t < 0 ? 0 : trickStart(t) + H.tricks[t].plays.length); };
+  $("slider").oninput = () => go(parseInt($("slider").value, 10));
+  document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") go(step + 1); if (e.key === "ArrowLeft") go(step - 1); });
+  draw();
+}
+
+init();

@@ -1,0 +1,472 @@
+// The table: one websocket to the server, which owns the game. This page only shows the seat's view
+// the server sends and asks for moves; every rule (legal cards, passing, scoring) is the server's.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const path = location.pathname.split("/");
+const ROLE = path[1] === "watch" ? "spectator" : "player";
+const TOKEN = path[2];
+
+const S = {
+  ws: null, seat: null, view: null, table: null, seq: 0, selected: new Set(), hint: null,
+  hands: [], queue: [], busy: false, watchToken: null, retry: 0, lastHand: null, closedForGood: false,
+  errorTimer: null, received: null,
+};
+
+// ---------- connection ----------
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${TOKEN}`);
+  S.ws = ws;
+  ws.onopen = () => { S.retry = 0; };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    onMessage(msg);
+  };
+  ws.onclose = (ev) => {
+    if (ev.code === 4404 || S.closedForGood) return;
+    showMessage("Connection lost — reconnecting…", true);
+    S.retry = Math.min(S.retry + 1, 6);
+    setTimeout(connect, 300 * 2 ** S.retry);
+  };
+}
+
+function send(msg) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
+  else showMessage("Not connected: wait a moment", true);
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      S.queue = [];
+      S.seat = msg.seat; S.view = msg.view; S.table = msg.table; S.seq = msg.seq;
+      S.watchToken = msg.watch_token; S.lastHand = msg.last_hand; S.selected.clear(); S.hint = null;
+      $("hint").title = `Hint: the ${msg.hint_level} player's move (H)`;
+      document.title = `Hearts — ${S.table.names.join(", ")}`;
+      clearTrick(); renderTrickFromView(); render(); loadScores();
+      break;
+    case "table":
+      S.table = msg.table; renderSeats();
+      break;
+    case "update":
+      S.queue.push(msg); pump();
+      break;
+    case "hint":
+      showHint(msg);
+      break;
+    case "error":
+      if (msg.about === "connect") { S.closedForGood = true; showMessage(`${msg.message}. Check the link.`, true); return; }
+      showMessage(msg.message, true);
+      break;
+  }
+}
+
+async function pump() {
+  if (S.busy) return;
+  S.busy = true;
+  try {
+    while (S.queue.length) await applyUpdate(S.queue.shift());
+  } finally { S.busy = false; }
+}
+
+// ---------- geometry ----------
+
+function players() { return S.view.rules.players; }
+function bottomSeat() { return S.seat ?? 0; }
+function rel(seat) { return (seat - bottomSeat() + players()) % players(); }
+
+/** Where a seat sits around the table: an angle (degrees, 0 = right, 90 = top) per relative position. */
+function angleOf(seat) {
+  const n = players(), r = rel(seat);
+  if (r === 0) return 270;
+  if (n === 3) return r === 1 ? 160 : 20;
+  return 180 - ((r - 1) * 180) / (n - 2);
+}
+
+function seatPos(seat) {
+  const a = (angleOf(seat) * Math.PI) / 180;
+  const narrow = innerWidth < 640;
+  if (rel(seat) === 0) return { x: 50, y: 62 };
+  return { x: 50 + Math.cos(a) * (narrow ? 38 : 40), y: 44 - Math.sin(a) * (narrow ? 30 : 32) };
+}
+
+function trickOffset(seat) {
+  const a = (angleOf(seat) * Math.PI) / 180;
+  return { dx: Math.cos(a) * 0.62, dy: -Math.sin(a) * 0.5, rot: ((seat * 37) % 14) - 7 };
+}
+
+function nameOf(seat) { return S.table ? S.table.names[seat] : `Seat ${seat + 1}`; }
+
+// ---------- rendering ----------
+
+function render() {
+  if (!S.view) return;
+  renderChips(); renderSeats(); renderHand(); renderActions(); renderStatus();
+}
+
+function renderChips() {
+  const v = S.view, chips = $("chips");
+  const dir = v.direction === "hold" ? "no passing this hand" : `pass ${v.direction}`;
+  chips.innerHTML = "";
+  const add = (text, cls = "") => { const c = document.createElement("span"); c.className = `chip ${cls}`; c.textContent = text; chips.appendChild(c); };
+  add(`Hand ${v.hand_number}`);
+  add(dir);
+  add(v.hearts_broken ? "♥ broken" : "♥ not broken", v.hearts_broken ? "on" : "");
+  add(`to ${v.rules.target}`);
+  if (S.seat === null) add("watching");
+}
+
+function renderSeats() {
+  if (!S.view) return;
+  const box = $("seats"), v = S.view;
+  box.innerHTML = "";
+  for (let s = 0; s < players(); s++) {
+    if (S.seat !== null && s === S.seat) continue;
+    const info = S.table ? S.table.seats[s] : null;
+    const el = document.createElement("div");
+    el.className = "seat";
+    el.id = `seat-${s}`;
+    const p = seatPos(s);
+    el.style.left = `${p.x}%`; el.style.top = `${p.y}%`;
+    const a = angleOf(s);
+    if ((a > 135 || a < 45) && rel(s) !== 0) el.classList.add("vertical");
+    if (v.to_move.includes(s)) el.classList.add("to-move");
+    const away = info && info.kind === "human" && !info.connected;
+    const kind = !info ? "" : info.kind === "human" ? (info.joined ? (info.stand_in ? " · computer standing in" : "") : " · waiting to join") : ` · ${info.kind === "bot" ? "bot" : "computer"}`;
+    el.setAttribute("aria-label", `${nameOf(s)}: ${v.hand_sizes[s]} cards, ${v.points[s]} points this hand, ${v.totals[s]} in total${v.to_move.includes(s) ? ", to move" : ""}`);
+    el.innerHTML = `<div class="nameplate"><span class="dot ${away ? "away" : ""}" title="${away ? "away" : "here"}"></span>${escapeHtml(nameOf(s))}</div>` +
+      `<div class="sub">${v.points[s]} this hand · ${v.totals[s]} total${escapeHtml(kind)}</div>`;
+    const backs = document.createElement("div");
+    backs.className = "backs";
+    backs.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < v.hand_sizes[s]; i++) backs.appendChild(cardBack());
+    el.appendChild(backs);
+    if (v.phase === "pass" && v.has_passed[s]) {
+      const m = document.createElement("span"); m.className = "passed-mark"; m.textContent = "passed ✓"; el.appendChild(m);
+    }
+    box.appendChild(el);
+  }
+  const plate = $("me-plate");
+  if (S.seat !== null) {
+    plate.className = `seat ${v.to_move.includes(S.seat) ? "to-move" : ""}`;
+    plate.style.position = "absolute";
+    plate.innerHTML = `<div class="nameplate">${escapeHtml(nameOf(S.seat))} (you) · ${v.points[S.seat]} this hand · ${v.totals[S.seat]} total</div>`;
+  } else plate.innerHTML = "";
+}
+
+function renderHand() {
+  const v = S.view, box = $("hand");
+  box.innerHTML = "";
+  if (S.seat === null) return;
+  const myTurn = v.phase === "play" && v.to_move.includes(S.seat);
+  const passing = v.phase === "pass" && !v.has_passed[S.seat];
+  const received = v.received && v.tricks.length === 0 ? new Set(v.received) : new Set();
+  v.hand.forEach((code) => {
+    const el = cardElement(code, "button");
+    if (myTurn && !v.legal.includes(code)) {
+      el.classList.add("illegal");
+      el.setAttribute("aria-label", `${cardLabel(code)} (not playable now)`);
+    }
+    if (passing && S.selected.has(code)) { el.classList.add("selected"); el.setAttribute("aria-pressed", "true"); }
+    else if (passing) el.setAttribute("aria-pressed", "false");
+    if (received.has(code)) el.classList.add("received");
+    if (S.hint && S.hint.includes(code)) el.classList.add("hinted");
+    el.addEventListener("click", () => onCard(code, el));
+    box.appendChild(el);
+  });
+}
+
+function renderActions() {
+  const v = S.view, box = $("actions");
+  box.innerHTML = "";
+  if (S.seat === null) return;
+  if (v.phase === "pass" && !v.has_passed[S.seat]) {
+    const b = document.createElement("button");
+    b.className = "btn"; b.id = "confirm-pass";
+    const need = v.rules.pass_count;
+    b.textContent = `Pass ${need} to ${nameOf(v.pass_to)}`;
+    b.disabled = S.selected.size !== need;
+    b.onclick = () => send({ type: "pass", cards: [...S.selected], seq: S.seq });
+    box.appendChild(b);
+  }
+  if (v.moon_options.length) {
+    const words = { "add-to-others": "Add the moon to everyone else", "subtract-from-self": "Take the moon off my score" };
+    for (const o of v.moon_options) {
+      const b = document.createElement("button");
+      b.className = "btn"; b.textContent = words[o] || o; b.dataset.option = o;
+      b.onclick = () => send({ type: "moon", option: o, seq: S.seq });
+      box.appendChild(b);
+    }
+  }
+}
+
+function renderStatus() {
+  const v = S.view;
+  let text = "";
+  if (v.phase === "game-over") text = `Game over — ${v.winners.map(nameOf).join(" and ")} ${v.winners.length > 1 ? "share the win" : "wins"}`;
+  else if (S.seat === null) text = v.to_move.length === 1 ? `${nameOf(v.to_move[0])} to ${v.phase === "pass" ? "pass" : "play"} — watching (hands are shown when a hand is over)` : "Watching — hands are shown when a hand is over";
+  else if (v.phase === "pass") {
+    if (!v.has_passed[S.seat]) text = `Choose ${v.rules.pass_count} cards to pass ${v.direction} to ${nameOf(v.pass_to)}`;
+    else text = `You passed ${v.passed.map(cardShort).join(" ")} to ${nameOf(v.pass_to)} — waiting for ${v.to_move.map(nameOf).join(", ")}`;
+  } else if (v.phase === "moon-choice") text = v.moon_options.length ? "You shot the moon! Choose how it scores." : `${nameOf(v.to_move[0])} shot the moon and is choosing…`;
+  else if (v.to_move.includes(S.seat)) text = v.trick.cards.length ? "Your turn" : "Your lead";
+  else if (v.to_move.length) text = `${nameOf(v.to_move[0])} to play…`;
+  if (S.seat !== null && v.received && v.tricks.length === 0 && v.phase === "play")
+    text += ` · received ${v.received.map(cardShort).join(" ")} from ${nameOf(v.pass_from)}`;
+  showMessage(text, false);
+}
+
+function cardShort(code) { const { rank, suit } = cardParts(code); return rank + SUITS[suit]; }
+
+let messageIsError = false;
+function showMessage(text, isError) {
+  const m = $("message");
+  if (!isError && messageIsError) return; // let an error stay readable for a moment
+  m.textContent = text;
+  m.classList.toggle("error", !!isError);
+  if (isError) {
+    messageIsError = true;
+    clearTimeout(S.errorTimer);
+    S.errorTimer = setTimeout(() => { messageIsError = false; if (S.view) renderStatus(); }, 3500);
+  }
+}
+
+// ---------- the trick ----------
+
+function trickCard(seat, code) {
+  const el = cardElement(code);
+  const o = trickOffset(seat);
+  el.dataset.seat = seat;
+  el.dataset.final = `translate(calc(var(--cw) * ${o.dx}), calc(var(--cw) * ${o.dy})) rotate(${o.rot}deg)`;
+  el.style.transform = el.dataset.final;
+  el.setAttribute("aria-label", `${nameOf(seat)} played ${cardLabel(code)}`);
+  return el;
+}
+
+function clearTrick() { $("trick").innerHTML = ""; }
+
+function renderTrickFromView() {
+  const t = S.view.trick;
+  clearTrick();
+  t.cards.forEach((c, i) => $("trick").appendChild(trickCard((t.leader + i) % players(), c)));
+}
+
+function sourceRect(seat, code) {
+  if (seat === S.seat) {
+    const mine = document.querySelector(`#hand .card[data-card="${code}"]`);
+    if (mine) return mine.getBoundingClientRect();
+  }
+  const el = document.querySelector(`#seat-${seat} .backs`) || document.querySelector(`#seat-${seat}`);
+  if (el) return el.getBoundingClientRect();
+  const t = $("table").getBoundingClientRect();
+  return { left: t.left + t.width / 2, top: t.bottom, width: 0, height: 0 };
+}
+
+async function animatePlay(seat, code) {
+  const speed = Settings.speed;
+  const from = sourceRect(seat, code);
+  const el = trickCard(seat, code);
+  $("trick").appendChild(el);
+  if (seat === S.seat) {
+    const mine = document.querySelector(`#hand .card[data-card="${code}"]`);
+    if (mine) mine.style.visibility = "hidden";
+  }
+  if (!speed) return;
+  const to = el.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  const ms = 320 * speed;
+  el.style.transition = "none";
+  el.style.transform = `translate(${dx}px, ${dy}px) ${el.dataset.final}`;
+  el.getBoundingClientRect();
+  el.style.transition = `transform ${ms}ms cubic-bezier(.2,.7,.3,1)`;
+  el.style.transform = el.dataset.final;
+  await sleep(ms);
+}
+
+async function animateTrickWon(winner) {
+  const speed = Settings.speed;
+  const cards = [...$("trick").children];
+  if (speed) {
+    await sleep(1000 * speed); // the finished trick stays readable before it is gathered
+    const target = winner === S.seat ? $("me-plate") : $(`seat-${winner}`);
+    if (target) {
+      const t = target.getBoundingClientRect();
+      const ms = 380 * speed;
+      for (const el of cards) {
+        const r = el.getBoundingClientRect();
+        const dx = t.left + t.width / 2 - (r.left + r.width / 2), dy = t.top + t.height / 2 - (r.top + r.height / 2);
+        el.style.transition = `transform ${ms}ms ease-in, opacity ${ms}ms ease-in`;
+        el.style.transform = `translate(${dx}px, ${dy}px) scale(.4)`;
+        el.style.opacity = "0";
+      }
+      await sleep(ms);
+    }
+  }
+  clearTrick();
+}
+
+async function applyUpdate(msg) {
+  const handEnded = !!msg.finished_hand;
+  for (const e of msg.events) {
+    if (e.type === "card_played") await animatePlay(e.seat, e.card);
+    else if (e.type === "trick_won") { S.view.hand_sizes = msg.view.hand_sizes; await animateTrickWon(e.seat); }
+    else if (e.type === "cards_received") S.received = e.cards;
+  }
+  S.view = msg.view; S.seq = msg.seq; S.hint = null;
+  if (msg.view.phase !== "pass") S.selected.clear();
+  renderTrickFromView();
+  render();
+  if (handEnded) {
+    S.lastHand = msg.finished_hand;
+    S.hands.push({ number: msg.finished_hand.number, points: msg.finished_hand.scores, totals: msg.finished_hand.totals });
+    showHandOver(msg.finished_hand, msg.view.phase === "game-over" ? msg.view.winners : null);
+  }
+}
+
+// ---------- actions ----------
+
+function onCard(code, el) {
+  const v = S.view;
+  if (v.phase === "pass" && !v.has_passed[S.seat]) {
+    if (S.selected.has(code)) S.selected.delete(code);
+    else if (S.selected.size < v.rules.pass_count) S.selected.add(code);
+    else { showMessage(`You pass ${v.rules.pass_count} cards: unselect one first`, true); return; }
+    renderHand(); renderActions();
+    const again = document.querySelector(`#hand .card[data-card="${code}"]`);
+    if (again) again.focus();
+    return;
+  }
+  if (v.phase === "play") {
+    if (!v.to_move.includes(S.seat)) { showMessage(`Not your turn: ${nameOf(v.to_move[0])} plays now`, true); return; }
+    // Sent even when greyed: the server refuses an illegal card and says which rule forbids it.
+    send({ type: "play", card: code, seq: S.seq });
+    return;
+  }
+  if (v.phase === "pass") showMessage("You have passed: waiting for the others", true);
+  else if (v.phase === "game-over") showMessage("The game is over", true);
+}
+
+function showHint(msg) {
+  const m = msg.move;
+  S.hint = m.type === "play" ? [m.card] : m.type === "pass" ? m.cards : [];
+  if (m.type === "pass" && S.view.phase === "pass") { S.selected = new Set(m.cards); }
+  renderHand(); renderActions();
+  const what = m.type === "play" ? cardShort(m.card) : m.type === "pass" ? m.cards.map(cardShort).join(" ") : m.option;
+  showMessage(`Hint (${msg.level}): ${what} — ${msg.reason}`, false);
+}
+
+// ---------- dialogs ----------
+
+function openDialog(html, focusId) {
+  const d = $("dialog");
+  d.innerHTML = html;
+  $("overlay").hidden = false;
+  const close = d.querySelector("[data-close]");
+  if (close) close.onclick = closeDialog;
+  (focusId ? $(focusId) : d).focus();
+  return d;
+}
+function closeDialog() { $("overlay").hidden = true; $("hand").querySelector(".card")?.focus(); }
+
+function sheetHtml(rows, names, winners) {
+  let html = `<table class="sheet"><thead><tr><th>Hand</th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
+  for (const h of rows) html += `<tr><td>${h.number}</td>${h.points.map((p) => `<td>${p}</td>`).join("")}</tr>`;
+  const totals = rows.length ? rows[rows.length - 1].totals : names.map(() => 0);
+  html += `<tr class="total"><td>Total</td>${totals.map((t, i) => `<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`).join("")}</tr>`;
+  return html + "</tbody></table>";
+}
+
+function showHandOver(hand, winners) {
+  const names = hand.names;
+  const moon = hand.shooter !== null && hand.shooter !== undefined ? `<p><strong>${escapeHtml(names[hand.shooter])} shot the moon!</strong></p>` : "";
+  const title = winners ? `Game over — ${winners.map((w) => names[w]).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}` : `Hand ${hand.number} is over`;
+  const deal = document.createElement("div");
+  deal.className = "deal";
+  for (const s of hand.seats) {
+    const box = document.createElement("div");
+    box.innerHTML = `<div class="who">${escapeHtml(s.name)} — ${s.score} point${s.score === 1 ? "" : "s"}</div>`;
+    box.appendChild(cardRow(s.held));
+    const note = document.createElement("div");
+    note.className = "note";
+    note.textContent = s.passed.length ? `dealt ${s.dealt.map(cardShort).join(" ")}; passed ${s.passed.map(cardShort).join(" ")} to ${names[s.pass_to]}` : "no passing";
+    box.appendChild(note);
+    deal.appendChild(box);
+  }
+  const tableId = S.table ? S.table.id : "";
+  const d = openDialog(
+    `<h2 id="dialog-title">${escapeHtml(title)}</h2>${moon}${sheetHtml(S.hands, names, winners)}` +
+    `<h3>The whole deal (after the pass)</h3><div id="deal-slot"></div>` +
+    `<p style="display:flex;gap:.6rem;flex-wrap:wrap">` +
+    (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
+    `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
+    `<a class="btn secondary" href="/api/tables/${tableId}/record?hand=${hand.number}">Download record</a>` +
+    (winners ? `<button class="btn secondary" data-close>Close</button>` : "") + `</p>`,
+    winners ? null : "next-hand",
+  );
+  d.querySelector("#deal-slot").replaceWith(deal);
+  d.querySelectorAll("[data-close]").forEach((b) => (b.onclick = closeDialog));
+}
+
+async function loadScores() {
+  if (!S.table) return;
+  try {
+    const res = await fetch(`/api/tables/${S.table.id}/hands`);
+    if (res.ok) S.hands = await res.json();
+  } catch { /* the score sheet fills in as hands finish */ }
+}
+
+function showScores() {
+  if (!S.view) return;
+  openDialog(`<h2 id="dialog-title">Scores</h2>${sheetHtml(S.hands, S.table.names, S.view.winners)}<p><button class="btn" data-close>Close</button></p>` +
+    (S.lastHand ? `<p><button class="btn secondary" id="last-hand">Show the last hand</button></p>` : ""));
+  const b = $("last-hand");
+  if (b) b.onclick = () => showHandOver(S.lastHand, S.view.phase === "game-over" ? S.view.winners : null);
+}
+
+function showInvite() {
+  if (!S.table) return;
+  const watch = S.watchToken ? `${location.origin}/watch/${S.watchToken}` : location.href;
+  const open = S.table.seats.filter((s) => s.kind === "human" && !s.joined);
+  openDialog(`<h2 id="dialog-title">Invite</h2><p>Anyone with this link can watch (no hands are shown until a hand is over):</p>` +
+    `<div class="link-row"><code>${escapeHtml(watch)}</code></div>` +
+    (open.length && S.seat !== null ? `<p>${open.map((s) => escapeHtml(s.name)).join(", ")} ha${open.length > 1 ? "ve" : "s"} not joined yet.</p><p><button class="btn" id="fill">Fill empty seats with computer players</button></p>` : "") +
+    `<p><button class="btn secondary" data-close>Close</button></p>`);
+  const fill = $("fill");
+  if (fill) fill.onclick = () => { send({ type: "fill", level: "medium" }); closeDialog(); };
+}
+
+// ---------- start ----------
+
+function init() {
+  $("speed").value = String(Settings.speed);
+  if (!$("speed").value) $("speed").value = "1";
+  $("speed").onchange = () => { Settings.speed = parseFloat($("speed").value); };
+  $("four-colour").checked = Settings.fourColour;
+  $("four-colour").onchange = () => { Settings.fourColour = $("four-colour").checked; };
+  $("hint").onclick = () => send({ type: "hint" });
+  $("scores-btn").onclick = showScores;
+  $("invite-btn").onclick = showInvite;
+  if (ROLE === "spectator") $("hint").hidden = true;
+  $("overlay").addEventListener("click", (e) => { if (e.target === $("overlay")) closeDialog(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !$("overlay").hidden) { closeDialog(); return; }
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if ((e.key === "h" || e.key === "H") && ROLE === "player") send({ type: "hint" });
+    const cards = [...document.querySelectorAll("#hand .card")];
+    const i = cards.indexOf(document.activeElement);
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      const next = i < 0 ? 0 : (i + (e.key === "ArrowRight" ? 1 : -1) + cards.length) % cards.length;
+      cards[next]?.focus(); e.preventDefault();
+    }
+  });
+  addEventListener("resize", () => { if (S.view) { renderSeats(); renderTrickFromView(); } });
+  connect();
+}
+
+init();
