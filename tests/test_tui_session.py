@@ -123,3 +123,28 @@ def test_the_goodbye_line_says_where_the_game_is(tmp_path: Path) -> None:
     last = tmp_path / LAST_GAME_NAME
     assert save_hint(session) == f"The game's record is in {last}; see it again with: hearts replay {last}"
     assert save_hint(None) == ""
+
+
+async def test_an_outside_bot_can_sit_at_the_table(tmp_path: Path) -> None:
+    import sys
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "python_bot.py"
+    if not bot.exists():  # pragma: no cover - the example ships with the repository
+        pytest.skip("examples/bots/python_bot.py is missing")
+    level = f"cmd:{sys.executable} {bot}"
+    assert resolve_level(level) == (level, None)
+    settings = Settings(opponents=(level, "random"), speed="instant", hint_level="random")
+    session = Session(Game(Rules.preset("no-passing"), seed=2), settings, tmp_path / "g.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=(110, 34)) as pilot:
+        game = session.game
+        for _ in range(2000):  # play a whole hand, the human always taking its lowest legal card
+            if game.finished:
+                break
+            if game.to_move == (HUMAN,) and app.table.shown_trick is None:
+                view = game.view(HUMAN)
+                app.table.play(view.legal[0])
+            await pilot.pause(0.01)
+        assert game.finished, "the hand with the outside bot did not finish"
+        assert session.levels[1] == level
+    assert not any(getattr(p, "faulted", False) for p in session.players.values())

@@ -621,6 +621,10 @@ class HeartsApp(App[None]):
         self.session = Session.new(choice.rules, choice.settings, seed=self.setup.seed, save_path=self.setup.save_path)
         self.push_screen(TableScreen(self.session))
 
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()
+
     @property
     def table(self) -> TableScreen:
         """The table screen (under any pop-up)."""

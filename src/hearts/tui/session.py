@@ -84,6 +84,8 @@ def resolve_level(requested: str) -> tuple[str, str | None]:
     An unknown name (neither installed nor one of the project's levels) raises ``ValueError``.
     """
     key = requested.strip().lower()
+    if key.startswith("cmd:"):  # an outside bot speaking the bot protocol (docs/bot-protocol.md)
+        return requested.strip(), None
     if key in LEVELS:
         return key, None
     if key not in KNOWN_LEVELS:
@@ -174,6 +176,7 @@ class Session:
         return cls(game, settings, save_path)
 
     def _make_players(self) -> None:
+        self.close()  # a new game starts new players; outside bots of the old one are stopped
         n = self.game.rules.players
         self.levels.clear()
         self.players.clear()
@@ -189,6 +192,13 @@ class Session:
         if note:
             self.notes.append(f"hints: {note}")
         self.hint_player = make_player(hint_level, seed=self.game.seed * 8 + 7, time_budget=self.settings.think)
+
+    def close(self) -> None:
+        """Stop the players that hold resources (outside bots run as processes)."""
+        for player in [*self.players.values(), getattr(self, "hint_player", None)]:
+            closer = getattr(player, "close", None)
+            if callable(closer):
+                closer()
 
     def play_again(self) -> None:
         """A new game at the same table (same rules, players and settings), on a new seed."""
