@@ -86,9 +86,15 @@ def _partial_games() -> list[tuple[str, Game]]:
     return out
 
 
-@pytest.mark.parametrize(("name", "game"), _partial_games(), ids=[n for n, _ in _partial_games()])
-def test_game_in_progress_round_trips_and_replays(name: str, game: Game) -> None:
+PARTIAL_POINTS = ["fresh", "one-pass", "exchanged", "mid-trick", "next-hand", "moon-choice", "after-moon"]
+
+
+@pytest.mark.parametrize("name", PARTIAL_POINTS)
+def test_game_in_progress_round_trips_and_replays(name: str) -> None:
     """Records: a game in progress is recorded too, and its replay is the same state, ready to go on."""
+    games = dict(_partial_games())  # built here, not at collection, so an engine fault fails only this test
+    assert list(games) == PARTIAL_POINTS
+    game = games[name]
     record = GameRecord.of(game)
     assert not record.is_complete and record.winners == ()
     assert loads(dumps(record)) == record
