@@ -228,7 +228,7 @@ def parallel_figures(hands: int, rollouts: int, world: HandState) -> dict[str, A
     cores_used = 0.0
     for r in range(3):
         start, cpu = time.perf_counter(), time.process_time()
-        simulate(RULES, hands, "random", seed=r, parallel=True, chunks=8 * threads)
+        simulate(RULES, hands, "random", seed=r, parallel=True, chunks=32 * threads)
         wall = time.perf_counter() - start
         if wall < best:
             best, cores_used = wall, (time.process_time() - cpu) / wall
