@@ -319,13 +319,14 @@ class TableScreen(Screen[None]):
                 continue
             phase = game.phase
             if phase is Phase.PASS:
+                # The computer seats pass one at a time (each re-checked against the game as it is
+                # now); once only the human owes a pass, wait for it.
                 waiting = [s for s in game.to_move if s != HUMAN]
-                for seat in waiting:
-                    await self._computer_move(seat)
-                if HUMAN in game.to_move or game.phase is Phase.PASS:
-                    self.refresh_table()
-                    return
-                continue
+                if waiting:
+                    await self._computer_move(waiting[0])
+                    continue
+                self.refresh_table()
+                return
             if phase is Phase.PLAY:
                 seat = game.hand.turn
                 if seat == HUMAN:
