@@ -5,12 +5,13 @@ compile it (see :mod:`hearts.fast._jit` for the guard that lets it run as plain
 Python too).  Cards are ``suit * 13 + rank - 2`` and sets of cards are 52-bit
 masks, exactly as in :mod:`hearts.core.cards`.
 
-The rules are not restated here: they come in as the int array built by
-:func:`hearts.fast.rules_array` from a :class:`hearts.core.Rules`, and each
-function below mirrors one method of :class:`hearts.core.HandState`
-(``legal_mask``, ``advance``, ``_score``...).  ``tests/test_fast_*.py`` replays
-every kernel move in the engine and checks the two agree card for card, for
-every rule option.
+The rule options come in as the int array built by :func:`hearts.fast.rules_array`
+from a :class:`hearts.core.Rules` (the one mapping), and each function below is the
+compiled twin of one engine method (``legal_of``: ``HandState.legal_mask``;
+``advance``/``take_trick``: ``HandState.advance``; ``score_hand``: ``HandState._score``;
+``game_winners``: ``Game._end_hand``). The engine stays the statement of the rules:
+:mod:`hearts.fast.verify` (run by ``tests/test_fast_kernels.py``) replays every kernel
+move through it and checks the two agree card for card, for every rule option.
 
 A hand's state is an int64 array of :data:`STATE_SIZE` slots (``S_*`` below).
 """
