@@ -38,6 +38,7 @@ from hearts.core import (
     Phase,
     PlayCard,
     Rules,
+    SeatView,
     Trick,
     TrickWon,
     visible_to,
@@ -145,10 +146,23 @@ class TableScreen(Screen[None]):
 
     # -- drawing -----------------------------------------------------------------------
 
+    def table_view(self) -> SeatView:
+        """The human seat's view of the hand on the table.
+
+        The engine deals the next hand the moment one ends; until its end-of-hand screen has
+        been seen, the table keeps showing the hand just finished (its last trick, its points).
+        """
+        game = self.session.game
+        if len(game.finished) > self.hands_shown:
+            done = game.finished[-1]
+            before = _running_totals(game, len(game.finished) - 1)
+            return SeatView.of_hand(done, HUMAN, before, game.names)
+        return self.session.view()
+
     def refresh_table(self) -> None:
         """Draw everything from the human seat's view (and the held trick, if any)."""
         session = self.session
-        view = session.view()
+        view = self.table_view()
         n = view.players
         fc = session.settings.four_colour
         trick = self.shown_trick or view.trick
@@ -206,6 +220,8 @@ class TableScreen(Screen[None]):
         out.append(f"Hand {view.hand_number + 1}", style="bold")
         if view.phase in (Phase.PLAY, Phase.MOON_CHOICE):
             out.append(f" · trick {min(len(view.tricks) + 1, view.rules.hand_size)}/{view.rules.hand_size}")
+        elif view.phase is Phase.HAND_OVER:
+            out.append(" · over", style="yellow")
         out.append("\n")
         if view.direction is PassDirection.HOLD:
             out.append("no passing")
@@ -262,6 +278,8 @@ class TableScreen(Screen[None]):
             line.append("Your turn: ← → Enter, type (qs, 10h) or click a card · h hint · ? help", style="dim")
         elif view.phase is Phase.GAME_OVER:
             line.append("The game is over.", style="dim")
+        elif view.phase is Phase.HAND_OVER:
+            line.append("The hand is over.", style="dim")
         else:
             line.append("The others are playing…", style="dim")
         self.query_one("#prompt", Static).update(line, layout=False)
@@ -294,11 +312,11 @@ class TableScreen(Screen[None]):
                 self.shown_trick = None
                 self.refresh_table()
             if len(game.finished) > self.hands_shown:
-                self.hands_shown = len(game.finished)
                 story = hand_story(game.finished[-1], tuple(_running_totals(game, len(game.finished))))
                 await self.app.push_screen_wait(
                     HandOverScreen(session.names, story, session.settings.four_colour, game_over=game.is_over)
                 )
+                self.hands_shown = len(game.finished)  # from now on the table shows the next hand
                 if not game.is_over:
                     self._log_hand_start()
                 self.refresh_table()
