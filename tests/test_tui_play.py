@@ -108,6 +108,8 @@ async def test_a_whole_hand_by_keyboard(tmp_path: Path) -> None:
         finished = game.finished[0]
         text = screen_text(app)
         assert "Hand 1 is over" in text and "The deal" in text
+        # Underneath, the table still shows the finished hand, not the next deal.
+        assert app.table.table_view().hand_number == 0 and game.hand.number == 1
         for name, points in zip(game.names, finished.scores, strict=True):
             assert any(name in line and line.split()[-2] == str(points) for line in text.splitlines() if name in line)
         await pilot.press("right")
