@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -19,12 +18,12 @@ from fastapi.responses import FileResponse, PlainTextResponse, RedirectResponse,
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
-from hearts.core import PRESETS, GameRecord, HeartsError, Rules, dumps, loads
+from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
-from hearts.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimiter, error, parse_message
+from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.storage import Storage
-from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hint_level
+from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
 
 log = logging.getLogger("hearts.server")
 
@@ -279,12 +278,17 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
 
     @app.get("/api/tables/{table_id}/hands/{number}", tags=["history"])
     def hand(table_id: str, number: int) -> dict[str, Any]:
-        """One finished hand (1-based) in the record's JSON form, whole deal included, with the rules and names."""
+        """One finished hand (1-based) laid open: every seat's deal, pass and held cards, each trick with
+        who played what and who won it, the scores. Rebuilt from the stored record through the engine."""
         text = storage.hand_record(table_id, number - 1)
         if text is None:
             raise HTTPException(404, f"table {table_id!r} has no finished hand {number}")
-        record = json.loads(text)
-        return {"rules": record["rules"], "names": record["names"], "hand": record["hands"][number - 1], "hands": len(record["hands"])}
+        game = loads(text).replay()
+        out = hand_detail(game, number - 1)
+        out["rules"] = game.rules.to_dict()
+        out["hands_done"] = len(game.finished)
+        out["table"] = table_id
+        return out
 
     @app.get("/api/tables/{table_id}/record", tags=["history"], response_class=PlainTextResponse)
     def record(table_id: str, hand: int | None = None) -> Response:

@@ -22,12 +22,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hearts.core import (
-    GameOver,
+    CardSet,
     Game,
+    GameOver,
     GameRecord,
     HandScored,
+    HandStarted,
     HeartsError,
     Move,
+    PassDirection,
     Phase,
     Rules,
     dumps,
@@ -179,9 +182,13 @@ class LiveTable:
         self._driver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.closed = False
+        self.seat_seq = [0] * self.rules.players  #: seq of each seat's latest move (see _stale)
+        self.hand_seq = 0  #: seq at which the current hand began
         for action in row.actions:  # rebuild by replaying every stored move through the engine
-            events = self.game.apply(move_from_dict(action["move"]))
+            move = move_from_dict(action["move"])
+            events = self.game.apply(move)
             self.seq = action["seq"]
+            self.seat_seq[move.seat] = self.seq
             self._note_finished(events)
 
     # -- what clients see -------------------------------------------------------------
@@ -307,16 +314,31 @@ class LiveTable:
         except HeartsError as exc:
             return str(exc)
         async with self.lock:
-            if data.get("seq") is not None and data["seq"] != self.seq:
-                return (
-                    f"too late: that {kind} answered the table as it was at seq {data['seq']}, "
-                    f"but it has moved on to seq {self.seq}; nothing was changed"
-                )
+            stale = self._stale(seat, data.get("seq"))
+            if stale:
+                return f"too late: that {kind} {stale}; nothing was changed"
             try:
                 await self.commit(move, "human")
             except HeartsError as exc:
                 return str(exc)
         self.kick()
+        return None
+
+    def _stale(self, seat: int, seq: int | None) -> str | None:
+        """Why a move that answered the view at ``seq`` is out of date, or None.
+
+        A move is stale when the seat's own situation changed after that view: it moved since (a
+        repeated message), a stand-in moved for it, or a new hand began. Other seats' moves alone do
+        not make it stale: passes are simultaneous, and in play nobody else moves between a seat's
+        turn coming and its card.
+        """
+        if seq is None:
+            return None
+        if seq > self.seq:
+            return f"answered seq {seq}, but the table is only at seq {self.seq}"
+        since = max(self.seat_seq[seat], self.hand_seq)
+        if seq < since:
+            return f"answered the table as it was at seq {seq}, but your seat's situation changed at seq {since}"
         return None
 
     async def commit(self, move: Move, actor: str) -> list[Event]:
@@ -357,22 +379,21 @@ class LiveTable:
         await self.manager.writer.submit(write)
         self.game = after
         self.seq = seq
+        self.seat_seq[move.seat] = seq
         self._note_finished(events)
         self._announce(events, finished_hand=self.last_hand if finished else None, move=move, actor=actor)
         return events
 
     def _note_finished(self, events: list[Event]) -> None:
         for e in events:
+            if isinstance(e, HandStarted):
+                self.hand_seq = self.seq
             if isinstance(e, HandScored):
                 self.last_hand = self._hand_dict(e.hand_number)
 
     def _hand_dict(self, number: int) -> dict[str, Any]:
-        """A finished hand, whole deal included (public once the hand is over), in the record's JSON form."""
-        hand = self.game.finished[number]
-        record = GameRecord.of(self.game).to_dict()["hands"][number]
-        record["shooter"] = hand.shooter
-        record["names"] = self.names
-        return record
+        """A finished hand, whole deal included (public once the hand is over)."""
+        return hand_detail(self.game, number)
 
     def _announce(self, events: list[Event], finished_hand: dict[str, Any] | None, move: Move, actor: str) -> None:
         base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand}
@@ -496,6 +517,55 @@ class LiveTable:
                 await self._driver
             except (asyncio.CancelledError, Exception):  # noqa: BLE001
                 pass
+
+
+def hand_detail(game: Game, number: int) -> dict[str, Any]:
+    """Finished hand ``number`` (0-based) of ``game`` laid open for the end-of-hand screen and the
+    replay page: every seat's dealt cards, pass, what it received and held after the pass, and each
+    trick with who played which card and who won it. All of it comes from the engine's hand state."""
+    hand = game.finished[number]
+    n = hand.players
+    holding = hand.direction is PassDirection.HOLD
+    running = [0] * n
+    for h in game.finished[: number + 1]:
+        running = [a + b for a, b in zip(running, h.scores or (0,) * n, strict=True)]
+    seats = []
+    for s in range(n):
+        passed = 0 if holding else hand.passed[s] or 0
+        received = 0 if holding else hand.passed[hand.pass_source(s)] or 0
+        seats.append(
+            {
+                "seat": s,
+                "name": game.names[s],
+                "dealt": CardSet(hand.dealt[s]).names(),
+                "passed": CardSet(passed).names(),
+                "pass_to": None if holding else hand.pass_target(s),
+                "received": CardSet(received).names(),
+                "held": CardSet((hand.dealt[s] & ~passed) | received).names(),
+                "points": hand.points[s],
+                "score": (hand.scores or (0,) * n)[s],
+                "total": running[s],
+            }
+        )
+    tricks = [
+        {
+            "leader": t.leader,
+            "winner": t.winner,
+            "plays": [{"seat": seat, "card": str(card)} for seat, card in t.plays(n)],
+        }
+        for t in hand.tricks
+    ]
+    return {
+        "number": number + 1,
+        "direction": hand.direction.value,
+        "names": list(game.names),
+        "seats": seats,
+        "tricks": tricks,
+        "shooter": hand.shooter,
+        "moon_choice": None if hand.moon_option is None else hand.moon_option.value,
+        "scores": list(hand.scores or ()),
+        "totals": running,
+    }
 
 
 class TableManager:

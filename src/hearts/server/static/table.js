@@ -97,7 +97,7 @@ function seatPos(seat) {
 
 function trickOffset(seat) {
   const a = (angleOf(seat) * Math.PI) / 180;
-  return { dx: Math.cos(a) * 0.62, dy: -Math.sin(a) * 0.5, rot: ((seat * 37) % 14) - 7 };
+  return { dx: Math.cos(a) * 0.78, dy: -Math.sin(a) * 0.56, rot: ((seat * 37) % 14) - 7 };
 }
 
 function nameOf(seat) { return S.table ? S.table.names[seat] : `Seat ${seat + 1}`; }

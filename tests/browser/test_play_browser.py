@@ -1,0 +1,138 @@
+"""A person plays in chromium: from the lobby through passing and a whole hand to the end-of-hand
+screen; and two people at one table by invite links with two computer players."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _new_page(browser: Any, speed: str = "0") -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    # Animation speed is a page setting kept in localStorage: "0" turns animations off for speed.
+    context.add_init_script(f"localStorage.setItem('hearts.speed', '{speed}')")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def _step(page: Any, state: dict[str, Any]) -> str:
+    """Do the one thing a person would do now; return what was done ('' if waiting)."""
+    dialog = page.locator("#overlay:not([hidden]) #dialog-title")
+    if dialog.count():
+        return "over:" + dialog.inner_text()
+    confirm = page.locator("#confirm-pass")
+    if confirm.count():
+        cards = page.locator("#hand .card")
+        for i in range(3):
+            cards.nth(i).click()
+        assert page.locator("#hand .card.selected").count() == 3
+        assert confirm.is_enabled()
+        confirm.click()
+        page.wait_for_selector("#confirm-pass", state="detached")
+        return "pass"
+    if page.locator("#me-plate.to-move").count() and page.locator("#hand .card").count():
+        illegal = page.locator("#hand .card.illegal")
+        if illegal.count() and not state.get("refused"):
+            # A greyed card is refused with the engine's reason, and nothing changes.
+            before = page.locator("#hand .card").count()
+            illegal.first.click()
+            page.wait_for_selector("#message.error")
+            state["refused"] = page.locator("#message").inner_text()
+            assert page.locator("#hand .card").count() == before
+        if page.locator("#trick .card").count() >= 2 and "mid_trick" in state:
+            page.screenshot(path=str(state.pop("mid_trick")))
+        before = page.locator("#hand .card").count()
+        page.locator("#hand .card:not(.illegal)").first.click()
+        page.wait_for_function(
+            f"document.querySelectorAll('#hand .card').length < {before} || !document.querySelector('#overlay').hidden"
+        )
+        return "play"
+    return ""
+
+
+def _play_until_hand_over(page: Any, state: dict[str, Any], limit: float = 120.0) -> str:
+    deadline = time.monotonic() + limit
+    done: list[str] = []
+    while time.monotonic() < deadline:
+        did = _step(page, state)
+        if did.startswith("over:"):
+            state["actions"] = done
+            return did[5:]
+        if did:
+            done.append(did)
+        else:
+            page.wait_for_timeout(40)
+    raise AssertionError(f"the hand did not end in {limit}s; did {done}")
+
+
+def test_lobby_quick_game_whole_hand(browser: Any, server_url: str, artifacts: Path) -> None:
+    page = _new_page(browser)
+    page.goto(server_url + "/")
+    page.wait_for_selector("#quick-level-2")
+    page.fill("#quick-name", "Ada")
+    page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
+    page.click("#quick-play")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#hand .card").count() == 13
+    # Every card and control carries a label for screen readers.
+    assert page.locator("#hand .card[aria-label]").count() == 13
+    assert "Choose 3 cards to pass" in page.locator("#message").inner_text()
+    state: dict[str, Any] = {"mid_trick": artifacts / "table-mid-trick.png"}
+    title = _play_until_hand_over(page, state)
+    assert title == "Hand 1 is over"
+    assert state["actions"][0] == "pass" and state["actions"].count("play") == 13
+    assert "refused" in state, "no greyed card was ever offered to click"
+    # The whole deal: four seats, 13 cards each, and the score sheet's first row.
+    assert page.locator(".deal .card-row").count() == 4
+    assert page.locator(".deal .card").count() == 52
+    assert page.locator("table.sheet tbody tr").count() == 2
+    page.screenshot(path=str(artifacts / "end-of-hand.png"))
+    page.click("#next-hand")
+    page.wait_for_selector("#overlay", state="hidden")
+    page.wait_for_selector("#hand .card")
+    page.context.close()
+
+
+def test_two_people_by_invite_links(browser: Any, server_url: str, artifacts: Path) -> None:
+    body = {
+        "preset": "no-passing",
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random"}, {"kind": "human", "name": "Bob"}, {"kind": "computer", "level": "random"}],
+    }
+    request = urllib.request.Request(server_url + "/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    links = json.loads(urllib.request.urlopen(request, timeout=10).read())
+    ann, bob = _new_page(browser), _new_page(browser)
+    ann.goto(links["seats"][0]["join_url"])
+    bob.goto(links["seats"][2]["join_url"])
+    for page in (ann, bob):
+        page.wait_for_selector("#hand .card")
+    # Each sees the other by name across the table, with card backs only.
+    assert "Bob" in ann.locator("#seat-2").inner_text()
+    assert "Ann" in bob.locator("#seat-0").inner_text()
+    assert ann.locator("#seat-2 .card.face").count() == 0
+    states: list[dict[str, Any]] = [{}, {}]
+    over = [None, None]
+    deadline = time.monotonic() + 120
+    while None in over and time.monotonic() < deadline:
+        idle = True
+        for i, page in enumerate((ann, bob)):
+            if over[i] is None:
+                did = _step(page, states[i])
+                if did.startswith("over:"):
+                    over[i] = did[5:]
+                elif did:
+                    idle = False
+        if idle:
+            ann.wait_for_timeout(40)
+    assert over == ["Hand 1 is over", "Hand 1 is over"]
+    bob.screenshot(path=str(artifacts / "two-people-end-of-hand.png"))
+    for page in (ann, bob):
+        page.context.close()
