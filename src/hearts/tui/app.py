@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -27,6 +28,7 @@ from hearts.core import (
     CardsPassed,
     CardsReceived,
     ChooseMoon,
+    Game,
     GameOver,
     HandScored,
     HeartsBroken,
@@ -123,7 +125,7 @@ class TableScreen(Screen[None]):
         yield HandRow(id="hand")
         yield Footer()
 
-    def on_resize(self, event) -> None:  # type: ignore[no-untyped-def]
+    def on_resize(self, event: events.Resize) -> None:
         # Below 100 columns the side panel (scores and log) gives its room to the table;
         # each seat box still shows its total and its points this hand.
         self.set_class(event.size.width < 100, "-narrow")
@@ -213,7 +215,7 @@ class TableScreen(Screen[None]):
         )
         self._draw_prompt(view, received)
 
-    def _center_text(self, view) -> Text:  # type: ignore[no-untyped-def]
+    def _center_text(self, view: SeatView) -> Text:
         """Short lines (the centre is narrow): the hand and its pass, the trick and hearts, whose turn."""
         names = self.session.names
         out = Text(justify="center")
@@ -249,24 +251,24 @@ class TableScreen(Screen[None]):
             out.append("🌕 moon!", style="bold yellow")
         return out
 
-    def _have_played(self, view) -> bool:  # type: ignore[no-untyped-def]
+    def _have_played(self, view: SeatView) -> bool:
         n = view.players
         return any(seat == HUMAN for t in (*view.tricks, view.trick) for seat, _ in t.plays(n))
 
-    def _draw_prompt(self, view, received: CardSet) -> None:  # type: ignore[no-untyped-def]
+    def _draw_prompt(self, view: SeatView, received: CardSet) -> None:
         names = self.session.names
         line = Text()
         if self.message is not None:
             line.append_text(self.message)
         elif self.typed.text:
             line.append(f"typing: {self.typed.text}…", style="bold")
-        elif received:
+        elif received and view.pass_from is not None:
             line.append(f"You received from {names[view.pass_from]}: ")
             line.append_text(cards_text(received, self.session.settings.four_colour))
             line.append("  (highlighted)", style="dim")
         line.append("\n")
         k = view.rules.pass_count
-        if view.phase is Phase.PASS and HUMAN in view.to_move:
+        if view.phase is Phase.PASS and HUMAN in view.to_move and view.pass_to is not None:
             line.append(
                 f"Pass {k} cards to {names[view.pass_to]}: Space, click or type marks "
                 f"({len(self.marked)}/{k}), Enter passes.",
@@ -436,7 +438,7 @@ class TableScreen(Screen[None]):
 
     # -- the human's input ----------------------------------------------------------------
 
-    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
+    def on_key(self, event: events.Key) -> None:
         """Typing a card: a rank then a suit (``qs``, ``10h``, ``th``)."""
         char = event.character
         if not char or len(char) != 1 or not char.isprintable():
@@ -567,7 +569,7 @@ class TableScreen(Screen[None]):
         self.say(Text(f"Asking the {self.session.hint_level} player…", style="italic"))
         self.run_worker(self._hint(view), group="hint", exclusive=True)
 
-    async def _hint(self, view) -> None:  # type: ignore[no-untyped-def]
+    async def _hint(self, view: SeatView) -> None:
         session = self.session
         try:
             decision = await asyncio.to_thread(session.decide, session.hint_player, view)
@@ -593,9 +595,11 @@ class TableScreen(Screen[None]):
         self.say(text)
 
 
-def _running_totals(game, hands: int) -> list[int]:  # type: ignore[no-untyped-def]
+def _running_totals(game: Game, hands: int) -> list[int]:
+    """Each seat's total after the first ``hands`` finished hands."""
     totals = [0] * game.rules.players
     for hand in game.finished[:hands]:
+        assert hand.scores is not None  # finished hands are scored
         totals = [a + b for a, b in zip(totals, hand.scores, strict=True)]
     return totals
 

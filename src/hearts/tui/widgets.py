@@ -122,8 +122,8 @@ class HandRow(Horizontal):
 class SeatBox(Static):
     """One seat at the table: name and level, total, points this hand, and its card in the trick."""
 
-    def __init__(self, seat: int, **kwargs: object) -> None:
-        super().__init__("", classes="seat", **kwargs)  # type: ignore[arg-type]
+    def __init__(self, seat: int, *, id: str | None = None) -> None:
+        super().__init__("", classes="seat", id=id)
         self.seat = seat
 
     def show(
@@ -168,8 +168,10 @@ def score_table(
 class DealViewer(Static):
     """A finished (or recorded) hand, step by step: step 0 is the deal and the passes, step k the k-th trick."""
 
-    def __init__(self, names: Sequence[str], story: HandStory, four_colour: bool = False, **kwargs: object) -> None:
-        super().__init__("", **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self, names: Sequence[str], story: HandStory, four_colour: bool = False, *, id: str | None = None
+    ) -> None:
+        super().__init__("", id=id)
         self.names = tuple(names)
         self.story = story
         self.four_colour = four_colour
