@@ -135,3 +135,23 @@ async def test_the_viewer_steps_through_tricks_and_hands() -> None:
         await pilot.press("left")
         await pilot.pause()
         assert "Hand 1 of" in text() and "Trick 13 of 13" in text()
+
+
+def test_the_viewer_counts_points_taken_trick_by_trick() -> None:
+    from rich.console import Console
+
+    from hearts.tui.story import hand_story
+    from hearts.tui.widgets import DealViewer
+
+    game = _finished_game(Rules.preset("short"), seed=11)
+    hand = game.finished[0]
+    viewer = DealViewer(game.names, hand_story(hand, tuple(hand.scores)))
+    viewer.step = len(hand.tricks)  # the last trick: every point of the hand has been taken
+    console = Console(width=140, record=True)
+    console.print(viewer.render_step())
+    rows = {}
+    for line in console.export_text().splitlines():
+        words = line.split()
+        if words and words[0] in game.names and words[-1].isdigit():  # a seat's row, points last
+            rows[words[0]] = int(words[-1])
+    assert [rows[name] for name in game.names] == hand.points

@@ -236,6 +236,13 @@ class DealViewer(Static):
         table.add_column("seat", style="bold", no_wrap=True)
         table.add_column("plays", justify="center")
         table.add_column("cards before the trick")
+        table.add_column("points", justify="right")
+        # Points taken so far this hand, this trick included (the engine's trick points; a moon
+        # is settled only in the hand's score).
+        taken = [0] * n
+        for done in story.tricks[: self.step]:
+            if done.winner is not None:
+                taken[done.winner] += done.points
         for seat in range(n):
             played_card = played.get(seat)
             won = trick.winner == seat
@@ -252,7 +259,7 @@ class DealViewer(Static):
             label = Text(names[seat]) + (
                 Text(f" ◀ {verb(names[seat], 'win')}", style="bold yellow") if won else Text("")
             )
-            table.add_row(label, cell, hand)
+            table.add_row(label, cell, hand, str(taken[seat]))
         if trick.winner is None:
             outcome = Text("the trick is still being played", style="dim")
         else:
