@@ -378,7 +378,7 @@ class HandState:
             led = Suit(self.trick[0] // 13)
             if hand & led.mask:
                 return f"must follow {led}"
-            return "no heart or Q♠ on the first trick while holding another card (first-trick rule)"
+            return "no heart or Q♠ on the first trick while holding a card that is neither (first-trick rule)"
         if not self.tricks:
             if rules.opening is OpeningLead.LOWEST_CLUB:
                 return f"the first trick must be opened with {rules.opening_card}"
