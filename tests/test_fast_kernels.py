@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 
-from hearts.core import CardSet, HandState, MoonOption, MoonScoring, OpeningLead, Phase, Rules, SeatView, cards_of
+from hearts.core import CardSet, HandState, MoonOption, MoonScoring, OpeningLead, Phase, Rules, cards_of
 from hearts.fast import kernels as k
 from hearts.fast import rollout, rules_array, state_array
 from hearts.fast import verify as fv
@@ -182,7 +182,7 @@ def test_rollout_from_a_seat_view_world() -> None:
     view = game.view(hand.turn)
     world = view.world(hand.hands)
     means = rollout(world, hand.turn, "greedy", 200, seed=4)
-    assert means.shape == (4,) and abs(means.sum() - 26) < 26 * 2  # moons add 78, so the sum is 26..78
+    assert means.shape == (4,) and 26 <= means.sum() <= 78  # 26 a hand; a moon hands out 3 x 26
     assert np.array_equal(means, rollout(world, hand.turn, "greedy", 200, seed=4))  # seeded
     assert not np.array_equal(means, rollout(world, hand.turn, "greedy", 200, seed=5))
     # One rollout is exactly the traced play-out that the engine replays card for card.
@@ -192,13 +192,14 @@ def test_rollout_from_a_seat_view_world() -> None:
     assert one.tolist() == [float(x) for x in result[:4]]
     start = len(world.tricks) * 4 + len(world.trick)
     assert fv._replay_plays(world.rules, world.copy(), trace, result, MoonOption.ADD_TO_OTHERS, start, "world") > 0
-    assert isinstance(view, SeatView)
 
 
 def test_bad_input_is_refused_with_a_reason() -> None:
+    import random
+
     from hearts.fast import simulate
 
-    hand = HandState.deal(Rules(), __import__("random").Random(1), 0)  # a passing hand
+    hand = HandState.deal(Rules(), random.Random(1), 0)  # a passing hand
     with pytest.raises(ValueError, match="play phase"):
         state_array(hand)
     with pytest.raises(ValueError, match="unknown policy 'clever'"):
