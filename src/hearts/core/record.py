@@ -291,8 +291,33 @@ def _hand_from_dict(data: Any, index: int, players: int) -> HandRecord:
 
 
 def dumps(record: GameRecord, indent: int | None = 1) -> str:
-    """The record as JSON text."""
-    return json.dumps(record.to_dict(), indent=indent, ensure_ascii=False)
+    """The record as JSON text: one field a line, each list of cards kept on its own line so a
+    record reads like a score sheet (``indent=None`` gives one compact line).
+
+    >>> from hearts.core.game import Game
+    >>> text = dumps(GameRecord.of(Game(seed=1)))
+    >>> text.splitlines()[0], loads(text) == GameRecord.of(Game(seed=1))
+    ('{', True)
+    """
+    data = record.to_dict()
+    if indent is None:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _pretty(data, 0, " " * indent)
+
+
+def _pretty(value: Any, depth: int, pad: str) -> str:
+    # Objects open one key a line down to the hands and tricks; anything else (a list of cards,
+    # a list of numbers, a small object) is written compactly on one line.
+    compact = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict) and (depth < 2 or len(compact) > 100):
+        inner = pad * (depth + 1)
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth + 1, pad)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad * depth + "}"
+    if isinstance(value, list) and value and len(compact) > 100:
+        inner = pad * (depth + 1)
+        items = [inner + _pretty(v, depth + 1, pad) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad * depth + "]"
+    return compact
 
 
 def loads(text: str | bytes) -> GameRecord:
