@@ -306,3 +306,26 @@ def test_pages_and_openapi(client: TestClient) -> None:
     assert "/api/tables" in spec["paths"] and "/api/quick" in spec["paths"]
     r = client.post("/api/quick", json={"name": "Ada", "level": "random"})
     assert r.status_code == 200 and "/play/" in r.json()["play_url"]
+
+
+def test_registered_bot_plays_and_web_clients_cannot_name_commands(tmp_path: Path) -> None:
+    import sys
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "python_bot.py"
+    app = create_app(f"sqlite:///{tmp_path / 'bots.db'}", bots={"pybot": f"{sys.executable} {bot}"}, pause=0)
+    with TestClient(app) as c:
+        assert c.get("/api/options").json()["bots"] == ["pybot"]
+        for level in ("cmd:rm -rf /", "CMD:echo hi"):
+            r = c.post("/api/tables", json={"seats": [{"kind": "computer", "level": level}] * 4})
+            assert r.status_code == 422 and "unknown computer level" in r.text
+        r = c.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "options": {"standin_level": "cmd:ls"}})
+        assert r.status_code == 422
+        seats = [{"kind": "bot", "level": "pybot"}] + [{"kind": "computer", "level": "random"}] * 3
+        table = c.post("/api/tables", json={"preset": "no-passing", "seats": seats, "seed": 3}).json()
+        with c.websocket_connect(f"/ws/{table['watch_token']}") as wv:
+            v = Seat(wv, None)
+            v.until("welcome")
+            while v.view["hand_number"] == 1 and v.view["phase"] != "game-over":
+                v.recv()
+        assert "bot" in {m.get("actor") for m in v.messages}
+        assert table["seats"][0]["token"] is None

@@ -16,12 +16,15 @@ def register(app: typer.Typer) -> None:
             help="SQLAlchemy database URL, e.g. sqlite:///hearts.db or postgresql://user:pw@host/hearts "
             "(default: a SQLite file in your user data directory).",
         ),
-        bot: list[str] = typer.Option(
+        bot: list[str] = typer.Option(  # noqa: B008 - Typer declares options this way
             [],
             "--bot",
             help="Register an external bot a table may seat by NAME: --bot NAME=COMMAND (repeatable).",
         ),
         pause: float = typer.Option(0.6, help="Default seconds a computer player pauses before each card, so people can follow."),
+        compress: bool = typer.Option(
+            False, help="Compress websocket messages (permessage-deflate): less traffic, more server CPU per message."
+        ),
         log_level: str = typer.Option("info", help="Server log level (debug, info, warning, error)."),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
@@ -61,4 +64,5 @@ def register(app: typer.Typer) -> None:
             ws_max_size=MAX_MESSAGE_BYTES * 4,  # the protocol closes bigger frames before they are read
             ws_ping_interval=20,
             ws_ping_timeout=20,
+            ws_per_message_deflate=compress,
         )

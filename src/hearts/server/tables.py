@@ -382,7 +382,17 @@ class LiveTable:
         self.seat_seq[move.seat] = seq
         self._note_finished(events)
         self._announce(events, finished_hand=self.last_hand if finished else None, move=move, actor=actor)
+        if self.game.is_over:
+            self.release_players()
         return events
+
+    def release_players(self) -> None:
+        """Stop the table's computer players (an external bot's program ends with its game)."""
+        players, self.players = list(self.players.values()), {}
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                asyncio.get_running_loop().run_in_executor(self.manager.executor, close)
 
     def _note_finished(self, events: list[Event]) -> None:
         for e in events:
@@ -511,6 +521,11 @@ class LiveTable:
 
     async def close(self) -> None:
         self.closed = True
+        for player in self.players.values():
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+        self.players = {}
         if self._driver is not None:
             self._driver.cancel()
             try:

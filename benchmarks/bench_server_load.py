@@ -1,0 +1,167 @@
+"""Load on one ``hearts serve`` process: M tables of 4 websocket clients each playing whole games at once.
+
+Prints actions per second, the latency from a move being sent to every client of the table having the
+update (median and p99), and the server's memory. Loopback only; the clients run in this process, so
+on a small machine they share the CPU with the server (the figures are then a lower bound).
+
+    python3 benchmarks/bench_server_load.py --tables 250 --games 1
+    python3 benchmarks/bench_server_load.py --tables 50 --preset short   # a quicker run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    """(current, peak) resident memory of ``pid`` in KiB, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())
+
+
+def mover_of(events: list[dict[str, Any]]) -> int | None:
+    """The seat whose move produced an update: the seat of its first event."""
+    for e in events:
+        if e["type"] in ("card_played", "cards_passed", "moon_chosen"):
+            return e["seat"]
+    return None
+
+
+class Bench:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []  # seconds, one per (action, client)
+        self.actions = 0
+        self.errors = 0
+
+
+async def seat_client(uri: str, seat: int, sent: dict[int, float], bench: Bench, games_done: asyncio.Event, rng: random.Random) -> None:
+    async with websockets.connect(uri, max_queue=None, compression=None) as ws:
+        view: dict[str, Any] = {}
+        seq = 0
+        waiting = False  # a move of ours is on its way: do not send another until it is answered
+        async for text in ws:
+            now = time.perf_counter()
+            m = json.loads(text)
+            if m["type"] == "error":
+                bench.errors += 1
+                waiting = False
+                if bench.errors <= 3:
+                    print("error from the server:", m["message"], file=sys.stderr)
+                continue
+            if m["type"] not in ("welcome", "update"):
+                continue
+            view, seq = m["view"], m["seq"]
+            if m["type"] == "update":
+                mover = mover_of(m["events"])
+                if mover is not None and mover in sent:
+                    bench.latencies.append(now - sent[mover])
+                if mover == seat:
+                    bench.actions += 1
+                    waiting = False
+            if view["phase"] == "game-over":
+                games_done.set()
+                return
+            if seat in view["to_move"] and not waiting:
+                if view["phase"] == "pass":
+                    move = {"type": "pass", "cards": rng.sample(view["hand"], view["rules"]["pass_count"])}
+                elif view["phase"] == "play":
+                    move = {"type": "play", "card": rng.choice(view["legal"])}
+                else:
+                    move = {"type": "moon", "option": view["moon_options"][0]}
+                sent[seat] = time.perf_counter()
+                waiting = True
+                await ws.send(json.dumps({**move, "seq": seq}))
+
+
+async def run(args: argparse.Namespace, base: str) -> Bench:
+    bench = Bench()
+    tables = [
+        post(f"{base}/api/tables", {"preset": args.preset, "seats": [{"kind": "human"}] * 4, "seed": i})
+        for i in range(args.tables)
+    ]
+    ws_base = base.replace("http://", "ws://")
+    tasks = []
+    for i, t in enumerate(tables):
+        sent: dict[int, float] = {}
+        done = asyncio.Event()
+        for seat, s in enumerate(t["seats"]):
+            tasks.append(seat_client(f"{ws_base}/ws/{s['token']}", seat, sent, bench, done, random.Random(i * 10 + seat)))
+    await asyncio.gather(*tasks)
+    return bench
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=250, help="tables playing at once (4 clients each)")
+    parser.add_argument("--preset", default="standard", help="rules preset of every table (short: games to 50)")
+    parser.add_argument("--url", default=None, help="benchmark a server already running at this URL instead of starting one")
+    args = parser.parse_args()
+
+    proc = None
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            port = free_port()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "warning"],
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )  # fmt: skip
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(150):
+                try:
+                    urllib.request.urlopen(f"{base}/api/options", timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+        try:
+            idle = rss_kib(proc.pid) if proc else None
+            start = time.perf_counter()
+            bench = asyncio.run(run(args, base))
+            wall = time.perf_counter() - start
+            mem = rss_kib(proc.pid) if proc else None
+        finally:
+            if proc:
+                proc.terminate()
+                proc.wait(10)
+    lat = sorted(bench.latencies)
+    p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
+    print(f"tables: {args.tables} x 4 clients ({args.tables * 4} websockets), preset {args.preset}, one whole game each")
+    print(f"actions: {bench.actions} in {wall:.1f} s = {bench.actions / wall:.0f} actions/s (each stored before it is acknowledged)")
+    print(f"latency move -> every client's update: median {statistics.median(lat) * 1000:.1f} ms, p99 {p(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms ({len(lat)} deliveries)")
+    print(f"errors: {bench.errors}")
+    if idle and mem:
+        print(f"server memory: {idle[0] / 1024:.0f} MiB idle, {mem[0] / 1024:.0f} MiB after, peak {mem[1] / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
