@@ -137,3 +137,25 @@ def test_moon_helpers() -> None:
     weak = sum(1 << c for c in (0, 1, 2, 3, 13, 14, 15, 26, 27, 28, 39, 40, 41))
     assert moon_hand_strength(rules, weak) < 0.3
     assert best_moon_option(rules, (0, 0, 0, 0), 2).value == "add-to-others"
+
+
+def test_a_seat_that_passed_up_dumping_the_queen_rarely_gets_her() -> None:
+    from hearts.players.sampling import likely_hands
+
+    hands = [
+        "2C 3C 2D 3D 4D 5D 6D 7D 8D 2S 3S 2H 3H",
+        "4C 5C 6C 7C 8C 9C QS 4H 5H 6H 7H 8H 9H",
+        "10C JC QC KC 9D 10D JD QD 4S 5S 6S 7S 10H",
+        "AC KD AD 8S 9S 10S JS KS AS JH QH KH AH",
+    ]
+    state = HandState(Rules.preset("no-passing"), [CardSet.parse(h).mask for h in hands])
+    for card in "2C 9C KC AC KD 8D 4H".split():  # West, void in diamonds, throws 4♥ and keeps Q♠
+        state.play(card)
+    k = Knowledge.of(SeatView.of_hand(state, 2))
+    assert k.doubtful_queen == 1 << 1
+    rng = random.Random(4)
+    uniform = sum(bool(sample_hands(k, rng)[1] >> 36 & 1) for _ in range(300))
+    leaning = sum(bool(likely_hands(k, rng)[1] >> 36 & 1) for _ in range(300))
+    assert leaning < uniform * 0.6, (leaning, uniform)
+    for _ in range(20):
+        assert is_consistent(k, likely_hands(k, rng)) is None

@@ -140,6 +140,9 @@ class Knowledge:
     leader: int
     trick_number: int  #: 0-based number of the trick in progress
     totals: tuple[int, ...]  #: running totals before this hand
+    #: Seats (a bit set) that threw another card when void while Q♠ was out: they likely lack her
+    #: (a soft inference: good players dump Q♠ at the first chance; the sampler leans on it, no more).
+    doubtful_queen: int = 0
 
     @classmethod
     def of(cls, view: SeatView) -> Knowledge:
@@ -159,6 +162,8 @@ class Knowledge:
         tricks = list(view.tricks)
         if view.trick.cards:
             tricks.append(view.trick)
+        queen_played = False
+        doubtful_queen = 0
         for number, t in enumerate(tricks):
             cards = t.cards
             led = cards[0] // 13
@@ -172,11 +177,16 @@ class Knowledge:
                 if i and c // 13 != led:
                     void_suits[seat] |= 1 << led
                     excluded[seat] |= SUIT_MASKS[led]
+                    if c != QS and not queen_played and (number or rules.points_on_first_trick):
+                        # It could have thrown Q♠ on another seat's trick and did not.
+                        doubtful_queen |= 1 << seat
                     if number == 0 and not rules.points_on_first_trick and (1 << c) & rules.penalty_mask:
                         # A penalty card on the first trick is only legal from a hand of penalty cards.
                         excluded[seat] |= rules.in_play & ~rules.penalty_mask
                 if (1 << c) & breakers:
                     broken = True
+                if c == QS:
+                    queen_played = True
         unseen = view.unseen.mask
         need = [0] * n
         for s in range(n):
@@ -202,6 +212,7 @@ class Knowledge:
             leader=view.trick.leader,
             trick_number=len(view.tricks),
             totals=tuple(view.totals),
+            doubtful_queen=doubtful_queen & ~(1 << me),
         )
 
     # -- counting ---------------------------------------------------------------

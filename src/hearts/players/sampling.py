@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from hearts.core import HandState, SeatView
-from hearts.core.cards import cards_of
+from hearts.core.cards import QS_BIT, cards_of
 from hearts.players.knowledge import Knowledge
 
 #: Greedy attempts before the exhaustive fallback.
@@ -113,6 +113,26 @@ def _exhaustive(
         return False
 
     return hands if place(0) else None
+
+
+#: Chance of redealing a world that gives Q♠ to a seat that passed up a chance to throw her.
+QUEEN_DOUBT = 0.8
+
+
+def likely_hands(knowledge: Knowledge, rng: random.Random, tries: int = 4) -> list[int]:
+    """A consistent deal that also leans on the soft inferences: a world giving Q♠ to a seat
+    that threw another card when it could have dumped her is redealt with chance
+    :data:`QUEEN_DOUBT` (up to ``tries`` times). The hard constraints always hold."""
+    hands = sample_hands(knowledge, rng)
+    doubt = knowledge.doubtful_queen
+    if not doubt or not knowledge.unseen & QS_BIT:
+        return hands
+    for _ in range(tries):
+        holder = next((s for s, h in enumerate(hands) if h & QS_BIT), -1)
+        if holder < 0 or not doubt >> holder & 1 or rng.random() >= QUEEN_DOUBT:
+            break
+        hands = sample_hands(knowledge, rng)
+    return hands
 
 
 def sample_world(view: SeatView, knowledge: Knowledge, rng: random.Random) -> HandState:

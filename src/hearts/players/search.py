@@ -55,7 +55,7 @@ from hearts.players.knowledge import (
     trick_points,
 )
 from hearts.players.medium import MediumPlayer, pass_danger
-from hearts.players.sampling import sample_hands
+from hearts.players.sampling import likely_hands
 
 #: ``rollout(state, rng, shooters)``: play ``state`` to the end of the hand in place.
 Rollout = Callable[[HandState, random.Random, int], None]
@@ -64,6 +64,15 @@ _PLAY = Phase.PLAY
 _SPADE_MASK = SUIT_MASKS[2]
 _UNDER_QUEEN = _SPADE_MASK & ((1 << QS) - 1)
 _QUEEN_AND_ABOVE = _SPADE_MASK & ~_UNDER_QUEEN
+_ABOVE_QUEEN = _QUEEN_AND_ABOVE & ~QS_BIT
+
+
+def _queen_out(hands: list[int]) -> bool:
+    """Whether Q♠ is still in some hand (not yet played): public knowledge, read off the world."""
+    for h in hands:
+        if h & QS_BIT:
+            return True
+    return False
 
 
 def _nth_bit(mask: int, k: int) -> int:
@@ -165,6 +174,11 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
                             continue
                         advance(CARDS[below.bit_length() - 1])
                         continue
+                    if led == 2 and not tmask & QS_BIT and not hands[seat] & QS_BIT and _queen_out(hands):
+                        # Forced over a spade while Q♠ is out: win as low as possible, keeping A♠/K♠.
+                        pick = follow & ~QS_BIT
+                        advance(CARDS[(pick & -pick).bit_length() - 1])
+                        continue
                     pick = follow & ~QS_BIT or follow
                     advance(CARDS[pick.bit_length() - 1])
                     continue
@@ -176,6 +190,10 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
                         continue
                 if mask & QS_BIT:
                     advance(CARDS[QS])
+                    continue
+                high_spades = mask & _ABOVE_QUEEN
+                if high_spades and _queen_out(hands):
+                    advance(CARDS[high_spades.bit_length() - 1])  # A♠/K♠ while Q♠ is still out
                     continue
                 hearts = mask & HEARTS
                 if hearts and (hearts.bit_length() - 1) % 13 >= 6:
@@ -379,7 +397,7 @@ class SearchPlayer(MediumPlayer):
         sub = random.Random()
         worlds = 0
         while True:
-            hands = sample_hands(k, rng)
+            hands = likely_hands(k, rng)
             world = view.world(hands)
             seed = rng.getrandbits(32)
             for p, plan in enumerate(plans):
