@@ -28,8 +28,9 @@ def midgame_world(rules: Rules, seed: int, cards: int) -> HandState:
 
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("britannica", players=3), Rules.preset("omnibus", players=6)])
 def test_the_hook_plays_legal_cards_to_the_engines_end_of_hand(rules: Rules) -> None:
-    for seed in range(6):
-        world = midgame_world(rules, seed, cards=seed * 3)
+    n, last = rules.players, rules.hand_size - 1
+    for seed, cards in enumerate([0, 3, 7, 12, 15, (last - 1) * n + 1, last * n, last * n + 2]):
+        world = midgame_world(rules, seed, cards=cards)
         for shooters in (0, 1 << world.turn):
             played = world.copy()
             CompiledRollout(0.1)(played, random.Random(seed), shooters)
@@ -46,6 +47,8 @@ def test_the_hook_plays_legal_cards_to_the_engines_end_of_hand(rules: Rules) -> 
             for i in range(start, rules.hand_size * rules.players):
                 checked.play(int(trace[k.TRACE_PLAYS + 2 * i + 1]))
             assert checked.tricks == played.tricks and checked.scores == played.scores
+            assert (checked.taken, checked.points, checked.shooter) == (played.taken, played.points, played.shooter)
+            assert checked.phase is played.phase and checked.hearts_broken == played.hearts_broken
 
 
 def test_the_same_rng_state_gives_the_same_rollout() -> None:

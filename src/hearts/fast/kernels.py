@@ -83,10 +83,11 @@ HEARTS = SUIT << 39
 QUEEN_OF_SPADES = 2 * 13 + 10
 QS_BIT = 1 << QUEEN_OF_SPADES
 
-#: Slots of a trace: the dealt hands, the passes, then (legal mask, card) per play.
+#: Slots of a trace: the dealt hands, the passes, (legal mask, card) per play, the winner per trick.
 TRACE_PASSED = MAX_PLAYERS
 TRACE_PLAYS = 2 * MAX_PLAYERS
-TRACE_SIZE = TRACE_PLAYS + 2 * 52
+TRACE_WINNERS = TRACE_PLAYS + 2 * 52
+TRACE_SIZE = TRACE_WINNERS + 18
 
 
 # -- bits ------------------------------------------------------------------------------------
@@ -450,15 +451,20 @@ def deal(S: np.ndarray, R: np.ndarray, deck: np.ndarray) -> None:
 
 @njit
 def play_out(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, trace: np.ndarray) -> None:
-    """Play every remaining card of the hand with each seat's policy, in place.
+    """Play every remaining card of the hand with each seat's policy, in place (see :func:`play_out_to`)."""
+    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE])
+
+
+@njit
+def play_out_to(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, trace: np.ndarray, total: int) -> None:
+    """Play on with each seat's policy, in place, until ``total`` tricks are done.
 
     The same rules as :func:`advance` (``legal_of``, ``beats``, ``take_trick``) with the trick in
     progress kept in local variables: about twice as fast as calling ``advance`` per card.
-    When ``trace`` is non-empty each (legal mask, card) is logged for the tests' replay.
+    When ``trace`` is non-empty each (legal mask, card) and each trick's winner is logged.
     """
     tracing = trace.shape[0] > 0
     n = R[R_PLAYERS]
-    total = R[R_HAND_SIZE]
     breakers = R[R_BREAKERS]
     # The trick in progress, if the position starts mid-trick.
     tl = S[S_TRICK_LEN]
@@ -501,6 +507,8 @@ def play_out(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, tra
             turn = turn + 1 if turn + 1 < n else 0
             continue
         take_trick(S, R, best_seat, tmask)
+        if tracing:
+            trace[TRACE_WINNERS + done] = best_seat
         done += 1
         tl = 0
         tmask = 0
@@ -864,6 +872,16 @@ def play_out_traced(
     row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
     row[MAX_PLAYERS] = score_hand(S, R, moon_choice, row)
     return row
+
+
+@njit
+def play_to_last_trick(
+    S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, seed: int, trace: np.ndarray
+) -> None:
+    """Play ``S`` on, logging into ``trace``, until only the last trick is left (where every seat
+    holds one card and nothing is left to choose): the search hook hands that trick to the engine."""
+    np.random.seed(seed)
+    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE] - 1)
 
 
 @njit

@@ -3,9 +3,11 @@
 :class:`hearts.players.search.SearchPlayer` plays each candidate out in each sampled
 world with a replaceable ``rollout`` callable that must leave the
 :class:`~hearts.core.hand.HandState` at the end of the hand. :class:`CompiledRollout`
-chooses every remaining card in compiled code (the greedy policy, and the moon policy for
-the seats in ``shooters``) and then plays those cards into the state with the engine's own
-``advance``, so the hand is scored by the engine, exactly as with any other rollout.
+plays every trick but the last in compiled code (the greedy policy, and the moon policy for
+the seats in ``shooters``), writes that position back into the state (hands, tricks taken,
+points; the kernels' tricks are the engine's, as ``tests/test_fast_kernels.py`` checks), and
+lets the engine's ``advance`` play the last trick, in which every seat holds one card: the
+engine resolves it and scores the hand, moon included, as with any other rollout.
 
 >>> from hearts.core import Rules
 >>> from hearts.players.search import HardPlayer
@@ -19,7 +21,7 @@ import random
 import numpy as np
 
 from hearts.core.cards import CARDS
-from hearts.core.hand import HandState, Phase
+from hearts.core.hand import HandState, Phase, Trick
 from hearts.core.rules import Rules
 from hearts.fast import kernels as k
 from hearts.fast.bridge import GREEDY_EPS, rules_array, state_array
@@ -61,20 +63,33 @@ class CompiledRollout:
             self._R = rules_array(rules)
             self._rules = rules
         n = rules.players
-        trace = self._trace
-        k.play_out_traced(
-            state_array(state),
-            self._R,
-            self._policy(n, shooters),
-            self.epsilon,
-            rng.getrandbits(31),
-            k.CHOICE_ADD_TO_OTHERS,
-            trace,
-        )
-        advance = state.advance
-        cards = trace[k.TRACE_PLAYS + 1 :: 2].tolist()
-        for i in range(len(state.tricks) * n + len(state.trick), rules.hand_size * n):
-            advance(CARDS[cards[i]])
+        last = rules.hand_size - 1
+        done = len(state.tricks)
+        if done < last:
+            # Every trick but the last in compiled code, then the position is handed back.
+            S = state_array(state)
+            trace = self._trace
+            k.play_to_last_trick(S, self._R, self._policy(n, shooters), self.epsilon, rng.getrandbits(31), trace)
+            cards = trace[k.TRACE_PLAYS + 1 : k.TRACE_PLAYS + 2 * last * n : 2].tolist()
+            winners = trace[k.TRACE_WINNERS : k.TRACE_WINNERS + last].tolist()
+            tricks = state.tricks
+            leader = state.leader
+            first = tuple(state.trick)
+            for t in range(done, last):
+                played = cards[t * n + len(first) : (t + 1) * n] if t == done else cards[t * n : (t + 1) * n]
+                trick_cards = (first if t == done else ()) + tuple(CARDS[c] for c in played)
+                tricks.append(Trick(leader, trick_cards, winners[t]))
+                leader = winners[t]
+            state.hands = S[k.S_HANDS : k.S_HANDS + n].tolist()
+            state.taken = S[k.S_TAKEN : k.S_TAKEN + n].tolist()
+            state.points = S[k.S_POINTS : k.S_POINTS + n].tolist()
+            state.trick = []
+            state.leader = state.turn = leader
+            state.hearts_broken = bool(S[k.S_BROKEN])
+        # The last trick: each seat plays the one card it holds, and the engine scores the hand.
+        hands = state.hands
+        while state.phase is Phase.PLAY:
+            state.advance(CARDS[hands[state.turn].bit_length() - 1])
 
     def __repr__(self) -> str:
         return f"CompiledRollout(epsilon={self.epsilon})"
