@@ -228,13 +228,16 @@ def test_reconnect_gets_full_view_and_keeps_seat(client: TestClient) -> None:
         assert s.view["phase"] == "pass"
         cards = s.view["hand"][:3]
         s.send(type="pass", cards=cards, seq=s.seq)
-        s.until("update")
+        while s.view["phase"] == "pass":  # until every seat has passed
+            s.until("update")
+        before = s.view
     # Dropped: the seat waits for its person; coming back by the same link gives the whole view.
     with client.websocket_connect(f"/ws/{token}") as ws:
         s = Seat(ws, 0)
         w = s.until("welcome")
         assert w["seat"] == 0 and w["view"]["passed"] == cards
-        assert w["view"]["phase"] == "play" and len(w["view"]["hand"]) == 13
+        assert w["view"]["phase"] == "play" and len(w["view"]["hand"]) == 13  # it has not played yet
+        assert w["view"]["received"] == before["received"]
         assert w["table"]["seats"][0]["connected"] is True
 
 
