@@ -366,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in pool.imap(play_deal, tasks):
                 results.append(r)
                 print(
-                    f"deal {r['deal']:4d} ({r['direction']:6s}) payoff {r['payoff']:+7.2f}  points {r['points']}",
+                    f"deal {r['deal']:4d} ({r['direction']:6s}) payoff {round(r['payoff'], 9) + 0.0:+7.2f}  points {r['points']}",
                     flush=True,
                 )
     else:
@@ -374,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             r = play_deal(task)
             results.append(r)
             print(
-                f"deal {r['deal']:4d} ({r['direction']:6s}) payoff {r['payoff']:+7.2f}  points {r['points']}",
+                f"deal {r['deal']:4d} ({r['direction']:6s}) payoff {round(r['payoff'], 9) + 0.0:+7.2f}  points {r['points']}",
                 flush=True,
             )
     wall = time.perf_counter() - start
