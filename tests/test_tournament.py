@@ -105,6 +105,18 @@ def test_more_players_than_seats_rotate_through_lineups() -> None:
     assert len(set(counts.values())) == 1
 
 
+def test_five_players_at_four_seats_each_sit_out_one_deal_in_five() -> None:
+    config = TournamentConfig(("random", "easy", "random", "easy", "medium"), hands=5, games=0, seed=1)
+    assert config.labels == ("random", "easy", "random#2", "easy#2", "medium")
+    result = run_tournament(config, jobs=1)
+    assert len(result.tables) == 5 * 4
+    figures = result.figures()
+    assert [f.payoff.n for f in figures] == [4] * 5
+    for d in range(5):
+        tables = [t for t in result.tables if t.index == d]
+        assert len({frozenset(t.seating) for t in tables}) == 1 and len(set(tables[0].seating)) == 4
+
+
 def test_players_are_really_dealt_each_seats_cards(spies: None) -> None:
     config = TournamentConfig(("spy-a", "spy-b"), hands=4, games=0, seed=11)
     tables = run_local(config, jobs=1)
