@@ -33,7 +33,7 @@ is :func:`greedy_rollout`, a medium-lite policy with some randomness. A compiled
 (numba) can be plugged in there.
 
 ``hard`` defaults to 0.3 s per decision and passes like medium; ``expert`` defaults to
-1 s, uses a less random rollout and searches its pass too. The budget is checked after
+1 s (about three times the worlds) and searches its pass too. The budget is checked after
 every world, so a decision overruns it by at most one world's rollouts (a few ms).
 """
 
@@ -533,7 +533,7 @@ class HardPlayer(SearchPlayer):
 
 
 class ExpertPlayer(SearchPlayer):
-    """Monte Carlo search, 1 s per decision, a steadier rollout, and a searched pass."""
+    """Monte Carlo search, 1 s per decision, and a searched pass."""
 
     name = "expert"
     default_budget = 1.0
@@ -545,7 +545,7 @@ class ExpertPlayer(SearchPlayer):
         *,
         worlds: int | None = None,
         rollout: Rollout | str | None = None,
-        epsilon: float = 0.05,
+        epsilon: float = 0.1,
         search_pass: bool = True,
         moon_plan: bool = True,
         prior_margin: float | None = None,
