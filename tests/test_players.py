@@ -287,3 +287,17 @@ def test_expert_searches_its_pass() -> None:
     assert isinstance(decision.move, PassCards) and game.is_legal(decision.move)
     assert "6 deals" in decision.reason
     assert player.last_rollouts >= 6  # type: ignore[attr-defined]
+
+
+def test_search_utility_values_placing_near_the_end() -> None:
+    from hearts.players.search import SearchPlayer
+
+    view = Game(Rules(), seed=1).view(0)
+    # Mid-game, only points count: 2 points against the others' 8 is better than 5 against 7.
+    assert SearchPlayer.utility(view, (2, 8, 8, 8), False) > SearchPlayer.utility(view, (5, 7, 7, 7), False)
+    late = dataclasses.replace(view, totals=(85, 80, 95, 95))
+    # Near the end: taking 0 while a rival ends the game below me is worse than taking 4 and winning.
+    lose = (0, 0, 13, 13)  # the game ends (95 + 13) with seat 1 lowest at 80
+    win = (4, 26, 6, 0)  # the game ends with seat 0 lowest at 89
+    assert SearchPlayer.utility(late, win, True) > SearchPlayer.utility(late, lose, True)
+    assert SearchPlayer.utility(late, lose, False) > SearchPlayer.utility(late, win, False)

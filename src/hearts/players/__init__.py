@@ -1,9 +1,13 @@
-"""Computer players. Each receives a seat's view, never the full state."""
+"""Computer players. Each receives a seat's view, never the full state.
+
+Levels (``make_player(level, seed=, time_budget=)``): random, easy, medium (rule-based, counts
+cards), hard and expert (Monte Carlo search over sampled hidden cards). See docs/players.md.
+"""
 
 from __future__ import annotations
 
-from hearts.players.base import Decision, Player
+from hearts.players.base import Decision, Player, play_game
 from hearts.players.random_player import RandomPlayer
 from hearts.players.registry import LEVELS, make_player
 
-__all__ = ["Decision", "Player", "RandomPlayer", "LEVELS", "make_player"]
+__all__ = ["Decision", "Player", "RandomPlayer", "LEVELS", "make_player", "play_game"]
