@@ -85,18 +85,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="random,easy,medium,hard,expert")
     parser.add_argument("--hands", type=int, default=1, help="hands per level, every seat that level (default 1)")
-    parser.add_argument("--budget", type=float, default=None, help="seconds per decision for hard/expert (default: theirs)")
+    parser.add_argument(
+        "--budget", type=float, default=None, help="seconds per decision for hard/expert (default: theirs)"
+    )
     parser.add_argument("--rollout-hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args()
 
-    figures: dict[str, Any] = {"machine": f"{platform.machine()} {platform.processor()} Python {platform.python_version()}"}
+    figures: dict[str, Any] = {
+        "machine": f"{platform.machine()} {platform.processor()} Python {platform.python_version()}"
+    }
     rate = bench_rollouts(args.rollout_hands, 0.1)
     figures["rollout_hands_per_cpu_s"] = rate
     print(f"default rollout (hard's and expert's), whole hands from the deal: {rate:,.0f}/s, CPU time")
     print()
-    print(f"{'level':<8} {'budget':>7} {'play mean':>10} {'play max':>9} {'pass mean':>10} {'pass max':>9} {'rollouts/s':>11} {'decisions':>9}")
+    print(
+        f"{'level':<8} {'budget':>7} {'play mean':>10} {'play max':>9} {'pass mean':>10} {'pass max':>9} {'rollouts/s':>11} {'decisions':>9}"
+    )
     rows = []
     for level in args.levels.split(","):
         row = bench_level(level, args.hands, args.budget, args.seed)

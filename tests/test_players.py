@@ -160,8 +160,16 @@ def test_same_view_and_seed_give_the_same_move(level: str) -> None:
             game.play(rng.choice(game.legal_plays()))
     picked = views[:2] + views[-6:]
     for view in picked:
-        one = make_player(level, seed=5, worlds=6, time_budget=5.0) if level in SEARCH_LEVELS else make_player(level, seed=5)
-        two = make_player(level, seed=5, worlds=6, time_budget=5.0) if level in SEARCH_LEVELS else make_player(level, seed=5)
+        one = (
+            make_player(level, seed=5, worlds=6, time_budget=5.0)
+            if level in SEARCH_LEVELS
+            else make_player(level, seed=5)
+        )
+        two = (
+            make_player(level, seed=5, worlds=6, time_budget=5.0)
+            if level in SEARCH_LEVELS
+            else make_player(level, seed=5)
+        )
         first = one.decide(view)
         two.decide(views[0])  # a different history must not change the answer
         assert two.decide(view).move == first.move

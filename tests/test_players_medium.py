@@ -106,12 +106,16 @@ def test_takes_a_heart_to_stop_a_moon() -> None:
     card, why = decide_card(view)
     assert card == "JH" and "moon" in why
     # Without the threat (nobody has points) the same cards duck with 5♥.
-    calm = position(Rules.preset("no-passing", hearts_must_be_broken=False), [
-        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC 5H JH",
-        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
-        "KC 2S 3S 4S 5S 6S 7S 8S 9S 10S JS 2H 3H",
-        "AC QS KS AS 4H 6H 7H 8H 9H 10H QH KH AH",
-    ], "2C 2D KC AC 10H")
+    calm = position(
+        Rules.preset("no-passing", hearts_must_be_broken=False),
+        [
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC 5H JH",
+            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+            "KC 2S 3S 4S 5S 6S 7S 8S 9S 10S JS 2H 3H",
+            "AC QS KS AS 4H 6H 7H 8H 9H 10H QH KH AH",
+        ],
+        "2C 2D KC AC 10H",
+    )
     assert decide_card(calm)[0] == "5H"
 
 

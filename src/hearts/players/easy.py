@@ -35,8 +35,8 @@ class EasyPlayer(Player):
 
     def choose_play(self, view: SeatView) -> tuple[Card, str]:
         legal = 0
-        for c in view.legal:
-            legal |= 1 << c
+        for legal_card in view.legal:
+            legal |= 1 << legal_card
         if legal & (legal - 1) == 0:
             return CARDS[bottom(legal)], "the only legal card"
         trick = view.trick.cards

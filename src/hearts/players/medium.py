@@ -23,7 +23,9 @@ Every choice comes with a one-line reason.
 
 from __future__ import annotations
 
-from hearts.core import CARDS, Card, CardSet, SeatView
+from collections.abc import Iterable
+
+from hearts.core import CARDS, Card, CardSet, Rules, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
 from hearts.players.base import Player
 from hearts.players.knowledge import (
@@ -48,14 +50,14 @@ MOON_PLAY_STRENGTH = 0.72
 SUIT_NAMES = ("clubs", "diamonds", "spades", "hearts")
 
 
-def _mask(cards: object) -> int:
+def _mask(cards: Iterable[int]) -> int:
     m = 0
-    for c in cards:  # type: ignore[attr-defined]
+    for c in cards:
         m |= 1 << c
     return m
 
 
-def pass_danger(rules, hand: int, card: int) -> float:  # type: ignore[no-untyped-def]
+def pass_danger(rules: Rules, hand: int, card: int) -> float:
     """How much a good player wants rid of ``card`` from ``hand`` when passing (higher passes first)."""
     bit = 1 << card
     suit = card // 13
@@ -95,12 +97,12 @@ class MediumPlayer(Player):
         if rules.moon.value != "disabled" and moon_hand_strength(rules, hand) >= MOON_PASS_STRENGTH:
             keep = hand & HEARTS | hand & QS_BIT | hand & HIGH_SPADES
             spare = hand & ~keep
-            chosen = []
-            while len(chosen) < count:
-                c = lowest_rank(spare) if spare else lowest_rank(hand & ~_mask(chosen))
-                chosen.append(c)
+            losers: list[int] = []
+            while len(losers) < count:
+                c = lowest_rank(spare) if spare else lowest_rank(hand & ~_mask(losers))
+                losers.append(c)
                 spare &= ~(1 << c)
-            return CardSet(chosen), "moon hand: pass my low losers " + " ".join(sym(c) for c in chosen)
+            return CardSet(losers), "moon hand: pass my low losers " + " ".join(sym(c) for c in losers)
         chosen: list[int] = []
         why: list[str] = []
         danger = {c: pass_danger(rules, hand, c) for c in range(52) if hand >> c & 1}
@@ -164,7 +166,9 @@ class MediumPlayer(Player):
         if k.trick_number <= 1 and moon_hand_strength(k.rules, k.hand) >= MOON_PLAY_STRENGTH:
             return True
         hearts_out = k.out & HEARTS
-        if mine >= k.rules.moon_points - 8 and (not hearts_out or (k.hand & HEARTS).bit_length() > hearts_out.bit_length()):
+        if mine >= k.rules.moon_points - 8 and (
+            not hearts_out or (k.hand & HEARTS).bit_length() > hearts_out.bit_length()
+        ):
             return True
         return False
 
@@ -195,12 +199,7 @@ class MediumPlayer(Player):
             if hearts and not k.higher_out(top(hearts)) and k.out & HEARTS:
                 return top(hearts), f"lead {sym(top(hearts))} to take a heart: {self._who(k, threat)} may shoot"
         spades = legal & SPADES
-        if (
-            spades
-            and k.is_out(QS)
-            and not k.hand & HIGH_SPADES
-            and bottom(spades) < QS
-        ):
+        if spades and k.is_out(QS) and not k.hand & HIGH_SPADES and bottom(spades) < QS:
             c = top(spades & ((1 << QS) - 1))
             return c, f"flush Q♠: lead {sym(c)} under her"
         best, best_score = -1, -1e9
@@ -241,7 +240,11 @@ class MediumPlayer(Player):
         pts = k.trick_points()
         below = legal & ((1 << w) - 1)
         above = legal & ~((1 << w) - 1)
-        if k.first_trick() and not rules.points_on_first_trick and not (k.bonus_card() >= 0 and led == k.bonus_card() // 13):
+        if (
+            k.first_trick()
+            and not rules.points_on_first_trick
+            and not (k.bonus_card() >= 0 and led == k.bonus_card() // 13)
+        ):
             c = top(legal)
             return c, f"first trick carries no points: shed {sym(c)}"
         threat = k.moon_threat()
@@ -254,7 +257,9 @@ class MediumPlayer(Player):
             if bonus_here:
                 if legal >> b & 1 and b > w and (last or not k.higher_out(b)):
                     return b, f"win the trick with {sym(b)}: it scores {rules.bonus_points}"
-                winners = [c for c in range(led * 13, led * 13 + 13) if above >> c & 1 and (last or not k.higher_out(c))]
+                winners = [
+                    c for c in range(led * 13, led * 13 + 13) if above >> c & 1 and (last or not k.higher_out(c))
+                ]
                 if winners and k.trick_mask >> b & 1:
                     return winners[0], f"take {sym(b)} with {sym(winners[0])}: it scores {rules.bonus_points}"
         if led == 2:

@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable
 from itertools import combinations
 
-from hearts.core import CARDS, Card, CardSet, HandState, Phase, SeatView
+from hearts.core import CARDS, Card, CardSet, HandState, Phase, Rules, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, cards_of
 from hearts.players.knowledge import (
     QS,
@@ -144,7 +144,7 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
             if trick:
                 led = trick[0] // 13
                 suit = SUIT_MASKS[led]
-                best = trick[0]
+                best: int = trick[0]
                 best_i = 0
                 tmask = 0
                 for i, x in enumerate(trick):
@@ -214,7 +214,7 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
                     continue
             pick = mask & ~_SPADE_MASK if hand & QS_BIT and mask & ~_SPADE_MASK else mask
             best = -1
-            best_rank = 99
+            best_rank = 99.0
             for suit in SUIT_MASKS:
                 chunk = pick & suit
                 if chunk:
@@ -254,7 +254,7 @@ def _clearly_better(a: list[float], b: list[float], margin: float) -> bool:
     """Whether outcomes ``a`` beat ``b`` (paired, world by world) by more than ``margin`` plus one
     standard error of the mean difference."""
     n = len(a)
-    diffs = [x - y for x, y in zip(a, b)]
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
     mean = sum(diffs) / n
     if n < 2:
         return mean > margin
@@ -297,6 +297,10 @@ class SearchPlayer(MediumPlayer):
     default_budget = 0.3
     #: Part of the budget spent searching; the rest is margin for the bookkeeping around it.
     budget_share = 0.85
+    #: Worlds per decision when ``worlds`` is not given: beyond about a thousand the estimates
+    #: hardly move, so late in a hand (short rollouts) the player stops early instead of idling
+    #: through its budget.
+    world_cap = 1000
     #: Points (utility) by which a searched card must beat the rule-based choice to replace it.
     prior_margin = 0.3
 
@@ -312,8 +316,9 @@ class SearchPlayer(MediumPlayer):
         moon_plan: bool = True,
         prior_margin: float | None = None,
     ) -> None:
-        """``worlds`` caps the sampled worlds per decision (with a cap and a generous budget the
-        player is fully deterministic for a seed); ``rollout`` replaces the rollout policy;
+        """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
+        not the budget, ends the search the player is fully deterministic for a seed); ``rollout``
+        replaces the rollout policy (a callable, or ``"compiled"``);
         ``epsilon`` is the default rollout's chance of a random card; ``search_pass`` searches the
         pass too; ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
         points a searched move must gain over the rule-based one to replace it."""
@@ -323,7 +328,8 @@ class SearchPlayer(MediumPlayer):
         if worlds is not None and worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds!r}")
         self.budget = self.default_budget if time_budget is None else float(time_budget)
-        self.max_worlds = worlds
+        #: Worlds per decision at most: ``worlds`` if given, else :attr:`world_cap`.
+        self.max_worlds = self.world_cap if worlds is None else worlds
         if isinstance(rollout, str):
             if rollout != "compiled":
                 raise ValueError(f"unknown rollout {rollout!r}: pass a rollout function or 'compiled'")
@@ -348,7 +354,7 @@ class SearchPlayer(MediumPlayer):
         others = (sum(scores) - mine) / (n - 1)
         value = others - mine
         if endgame:
-            final = [t + s for t, s in zip(view.totals, scores)]
+            final = [t + s for t, s in zip(view.totals, scores, strict=True)]
             if max(final) >= view.rules.target:
                 low = min(final)
                 if final[me] == low:
@@ -370,8 +376,8 @@ class SearchPlayer(MediumPlayer):
     def choose_play(self, view: SeatView) -> tuple[Card, str]:
         start = time.perf_counter()
         legal = 0
-        for c in view.legal:
-            legal |= 1 << c
+        for legal_card in view.legal:
+            legal |= 1 << legal_card
         self.last_worlds = self.last_rollouts = 0
         if not legal & (legal - 1):
             return CARDS[legal.bit_length() - 1], "the only legal card"
@@ -379,12 +385,16 @@ class SearchPlayer(MediumPlayer):
         hint, hint_why = self.play_from(k, legal)
         cands = candidate_cards(k, legal)
         if len(cands) == 1:
-            return CARDS[cands[0]], f"{hint_why} (my legal cards are all alike)" if hint in cands else "my legal cards are all alike"
+            return CARDS[
+                cands[0]
+            ], f"{hint_why} (my legal cards are all alike)" if hint in cands else "my legal cards are all alike"
         rng = self.view_rng(view)
         me = view.seat
         plans = [0]
-        if self.moon_plan and k.moon_still_open_for_me() and (
-            moon_hand_strength(k.rules, k.hand) >= 0.55 or k.points[me] >= k.rules.moon_points // 2
+        if (
+            self.moon_plan
+            and k.moon_still_open_for_me()
+            and (moon_hand_strength(k.rules, k.hand) >= 0.55 or k.points[me] >= k.rules.moon_points // 2)
         ):
             plans.append(1 << me)
         threat = k.moon_threat(min_points=4)
@@ -412,18 +422,22 @@ class SearchPlayer(MediumPlayer):
                     vals[p][i].append(self.utility(view, scores, endgame))
                     own[p][i] += scores[me]
             worlds += 1
-            if self.max_worlds is not None and worlds >= self.max_worlds:
+            if worlds >= self.max_worlds:
                 break
             if time.perf_counter() >= deadline:
                 break
         self.last_worlds = worlds
         self.last_rollouts = worlds * len(cands) * len(plans)
         sums = [[sum(v) for v in row] for row in vals]
-        best_p, best_i = max(((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]])
+        best_p, best_i = max(
+            ((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]]
+        )
         # The rule-based choice is kept unless the search finds something clearly better: a
         # margin of prior_margin points plus one standard error of the paired difference.
         hint_i = _representative(cands, hint)
-        if (best_p, best_i) != (0, hint_i) and not _clearly_better(vals[best_p][best_i], vals[0][hint_i], self.prior_margin):
+        if (best_p, best_i) != (0, hint_i) and not _clearly_better(
+            vals[best_p][best_i], vals[0][hint_i], self.prior_margin
+        ):
             best_p, best_i = 0, hint_i
         card = cands[best_i]
         ranked = sorted(range(len(cands)), key=lambda i: -sums[best_p][i])
@@ -500,7 +514,7 @@ class SearchPlayer(MediumPlayer):
                 vals[i].append(self.utility(view, scores, endgame))
                 own[i] += scores[me]
             worlds += 1
-            if self.max_worlds is not None and worlds >= self.max_worlds:
+            if worlds >= self.max_worlds:
                 break
             if time.perf_counter() >= deadline:
                 break
@@ -513,10 +527,13 @@ class SearchPlayer(MediumPlayer):
         tail = f"{own[best] / worlds:.1f} pts expected over {worlds} deals"
         if cands[best] == base.mask:
             return chosen, f"{base_why} ({tail})"
-        return chosen, f"search: pass {' '.join(c.symbol() for c in chosen)} ({tail}; {own[0] / worlds:.1f} for the plain pass)"
+        return (
+            chosen,
+            f"search: pass {' '.join(c.symbol() for c in chosen)} ({tail}; {own[0] / worlds:.1f} for the plain pass)",
+        )
 
 
-def _quick_pass(rules, hand: int) -> int:  # type: ignore[no-untyped-def]
+def _quick_pass(rules: Rules, hand: int) -> int:
     """The other seats' pass in a pass search: the most dangerous cards by medium's measure."""
     ranked = sorted(cards_of(hand), key=lambda c: -pass_danger(rules, hand, c))
     m = 0
