@@ -43,6 +43,12 @@ def rss_kib(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time ``pid`` has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     return json.loads(urllib.request.urlopen(req, timeout=30).read())
@@ -145,10 +151,14 @@ def main() -> None:
                     time.sleep(0.2)
         try:
             idle = rss_kib(proc.pid) if proc else None
+            cpu0 = cpu_seconds(proc.pid) if proc else 0.0
+            own0 = time.process_time()
             start = time.perf_counter()
             bench = asyncio.run(run(args, base))
             wall = time.perf_counter() - start
             mem = rss_kib(proc.pid) if proc else None
+            server_cpu = cpu_seconds(proc.pid) - cpu0 if proc else None
+            client_cpu = time.process_time() - own0
         finally:
             if proc:
                 proc.terminate()
@@ -159,6 +169,11 @@ def main() -> None:
     print(f"actions: {bench.actions} in {wall:.1f} s = {bench.actions / wall:.0f} actions/s (each stored before it is acknowledged)")
     print(f"latency move -> every client's update: median {statistics.median(lat) * 1000:.1f} ms, p99 {p(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms ({len(lat)} deliveries)")
     print(f"errors: {bench.errors}")
+    if server_cpu is not None:
+        print(
+            f"CPU: server {server_cpu:.1f} s ({server_cpu / max(bench.actions, 1) * 1e6:.0f} us an action), "
+            f"clients {client_cpu:.1f} s, over {wall:.1f} s of wall time on {os.cpu_count()} cores"
+        )
     if idle and mem:
         print(f"server memory: {idle[0] / 1024:.0f} MiB idle, {mem[0] / 1024:.0f} MiB after, peak {mem[1] / 1024:.0f} MiB")
 
