@@ -91,8 +91,8 @@ function angleOf(seat) {
 function seatPos(seat) {
   const a = (angleOf(seat) * Math.PI) / 180;
   const narrow = innerWidth < 640;
-  if (rel(seat) === 0) return { x: 50, y: 62 };
-  return { x: 50 + Math.cos(a) * (narrow ? 38 : 40), y: 44 - Math.sin(a) * (narrow ? 30 : 32) };
+  if (rel(seat) === 0) return { x: 50, y: 80 }; // only spectators draw the bottom seat
+  return { x: 50 + Math.cos(a) * (narrow ? 31 : 40), y: 41 - Math.sin(a) * (narrow ? 28 : 31) };
 }
 
 function trickOffset(seat) {
