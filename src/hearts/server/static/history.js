@@ -35,13 +35,13 @@ async function loadGames() {
   box.classList.remove("muted");
   const table = document.createElement("table");
   table.className = "sheet";
-  table.innerHTML = `<thead><tr><th>Started</th><th>Players</th><th>Totals</th><th>Hands</th><th>Result</th><th></th></tr></thead>`;
+  table.innerHTML = `<thead><tr><th>Started</th><th class="l">Players</th><th>Totals</th><th>Hands</th><th class="l">Result</th><th></th></tr></thead>`;
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");
     const result = g.status === "over" ? `${g.winners.map((w) => escapeHtml(g.names[w])).join(" & ")} won` : "in progress";
-    tr.innerHTML = `<td>${when(g.created_at)}</td><td>${g.names.map((n, i) => `${escapeHtml(n)}${g.seats[i] && g.seats[i] !== "human" ? ` <span class="muted">(${escapeHtml(g.seats[i])})</span>` : ""}`).join(", ")}</td>` +
-      `<td>${g.totals.join(" / ")}</td><td>${g.hands}</td><td>${result}</td><td></td>`;
+    tr.innerHTML = `<td>${when(g.created_at)}</td><td class="l">${g.names.map((n, i) => `${escapeHtml(n)}${g.seats[i] && g.seats[i] !== "human" && !n.includes(g.seats[i]) ? ` <span class="muted">(${escapeHtml(g.seats[i])})</span>` : ""}`).join(", ")}</td>` +
+      `<td>${g.totals.join(" / ")}</td><td>${g.hands}</td><td class="l">${result}</td><td></td>`;
     const btn = document.createElement("button");
     btn.className = "btn secondary"; btn.textContent = "Hands"; btn.setAttribute("aria-expanded", "false");
     const more = document.createElement("tr");
