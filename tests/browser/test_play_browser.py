@@ -109,7 +109,8 @@ def test_two_people_by_invite_links(browser: Any, server_url: str, artifacts: Pa
     }
     request = urllib.request.Request(server_url + "/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     links = json.loads(urllib.request.urlopen(request, timeout=10).read())
-    ann, bob = _new_page(browser), _new_page(browser)
+    # Bob plays with the "fast" animations on, so the animated path (card to trick, trick to winner) runs too.
+    ann, bob = _new_page(browser), _new_page(browser, speed="0.5")
     ann.goto(links["seats"][0]["join_url"])
     bob.goto(links["seats"][2]["join_url"])
     for page in (ann, bob):
