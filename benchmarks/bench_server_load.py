@@ -6,6 +6,7 @@ on a small machine they share the CPU with the server (the figures are then a lo
 
     python3 benchmarks/bench_server_load.py --tables 250 --games 1
     python3 benchmarks/bench_server_load.py --tables 50 --preset short   # a quicker run
+    python3 benchmarks/bench_server_load.py --tables 250 --delay 1 --seconds 60 --warmup 10   # people's pace
 """
 
 from __future__ import annotations
@@ -67,9 +68,13 @@ class Bench:
         self.latencies: list[float] = []  # seconds, one per (action, client)
         self.actions = 0
         self.errors = 0
+        self.started = 0.0
+        self.measure_from = 0.0  #: latencies before this perf_counter time (the warm-up) are not kept
 
 
-async def seat_client(uri: str, seat: int, sent: dict[int, float], bench: Bench, games_done: asyncio.Event, rng: random.Random) -> None:
+async def seat_client(
+    uri: str, seat: int, sent: dict[int, float], bench: Bench, games_done: asyncio.Event, rng: random.Random, delay: float
+) -> None:
     async with websockets.connect(uri, max_queue=None, compression=None) as ws:
         view: dict[str, Any] = {}
         seq = 0
@@ -88,7 +93,7 @@ async def seat_client(uri: str, seat: int, sent: dict[int, float], bench: Bench,
             view, seq = m["view"], m["seq"]
             if m["type"] == "update":
                 mover = mover_of(m["events"])
-                if mover is not None and mover in sent:
+                if mover is not None and mover in sent and now >= bench.measure_from:
                     bench.latencies.append(now - sent[mover])
                 if mover == seat:
                     bench.actions += 1
@@ -103,8 +108,10 @@ async def seat_client(uri: str, seat: int, sent: dict[int, float], bench: Bench,
                     move = {"type": "play", "card": rng.choice(view["legal"])}
                 else:
                     move = {"type": "moon", "option": view["moon_options"][0]}
-                sent[seat] = time.perf_counter()
                 waiting = True
+                if delay:
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * delay)  # a person's thinking time
+                sent[seat] = time.perf_counter()
                 await ws.send(json.dumps({**move, "seq": seq}))
 
 
@@ -120,8 +127,13 @@ async def run(args: argparse.Namespace, base: str) -> Bench:
         sent: dict[int, float] = {}
         done = asyncio.Event()
         for seat, s in enumerate(t["seats"]):
-            tasks.append(seat_client(f"{ws_base}/ws/{s['token']}", seat, sent, bench, done, random.Random(i * 10 + seat)))
-    await asyncio.gather(*tasks)
+            tasks.append(seat_client(f"{ws_base}/ws/{s['token']}", seat, sent, bench, done, random.Random(i * 10 + seat), args.delay))
+    bench.started = time.perf_counter()
+    bench.measure_from = bench.started + args.warmup
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), args.seconds)
+    except TimeoutError:
+        pass  # --seconds ran out: the figures cover what was played until then
     return bench
 
 
@@ -129,6 +141,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=250, help="tables playing at once (4 clients each)")
     parser.add_argument("--preset", default="standard", help="rules preset of every table (short: games to 50)")
+    parser.add_argument("--delay", type=float, default=0.0, help="mean seconds each client thinks before a move (0: at once)")
+    parser.add_argument("--seconds", type=float, default=None, help="stop after this many seconds instead of at the games' end")
+    parser.add_argument("--warmup", type=float, default=0.0, help="seconds at the start whose latencies are not kept (connecting, the first pass at every table at once)")
+    parser.add_argument("--db", default=None, help="database URL for the server it starts (default: SQLite in a temporary folder)")
     parser.add_argument("--url", default=None, help="benchmark a server already running at this URL instead of starting one")
     args = parser.parse_args()
 
@@ -139,7 +155,7 @@ def main() -> None:
         else:
             port = free_port()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "warning"],
+                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "warning"],
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
             base = f"http://127.0.0.1:{port}"
@@ -155,7 +171,8 @@ def main() -> None:
             own0 = time.process_time()
             start = time.perf_counter()
             bench = asyncio.run(run(args, base))
-            wall = time.perf_counter() - start
+            wall = time.perf_counter() - bench.started  # table creation excluded
+            setup = bench.started - start
             mem = rss_kib(proc.pid) if proc else None
             server_cpu = cpu_seconds(proc.pid) - cpu0 if proc else None
             client_cpu = time.process_time() - own0
@@ -165,9 +182,12 @@ def main() -> None:
                 proc.wait(10)
     lat = sorted(bench.latencies)
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
-    print(f"tables: {args.tables} x 4 clients ({args.tables * 4} websockets), preset {args.preset}, one whole game each")
+    pace = f"clients think {args.delay} s a move on average" if args.delay else "clients move at once"
+    span = f"for {args.seconds:.0f} s" if args.seconds else "one whole game each"
+    print(f"tables: {args.tables} x 4 clients ({args.tables * 4} websockets), preset {args.preset}, {span}, {pace}; set-up {setup:.1f} s")
     print(f"actions: {bench.actions} in {wall:.1f} s = {bench.actions / wall:.0f} actions/s (each stored before it is acknowledged)")
-    print(f"latency move -> every client's update: median {statistics.median(lat) * 1000:.1f} ms, p99 {p(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms ({len(lat)} deliveries)")
+    kept = f" after a {args.warmup:.0f} s warm-up" if args.warmup else ""
+    print(f"latency move -> every client's update{kept}: median {statistics.median(lat) * 1000:.1f} ms, p99 {p(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms ({len(lat)} deliveries)")
     print(f"errors: {bench.errors}")
     if server_cpu is not None:
         print(

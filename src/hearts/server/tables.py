@@ -596,10 +596,13 @@ class TableManager:
         self.bots = {name: (cmd if cmd.startswith("cmd:") else f"cmd:{cmd}") for name, cmd in (bots or {}).items()}
         self.default_pause = DEFAULT_OPTIONS["pause"] if pause is None else pause
         self._loading = asyncio.Lock()
+        self._checkpointer: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Start the writer and resume every unfinished table."""
+        """Start the writer and the checkpointer, and resume every unfinished table."""
         self.writer.start()
+        if self.storage.is_sqlite:
+            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints(), name="hearts-checkpoint")
         ids = await self.writer.run(self.storage.table_ids, "playing")
         for table_id in ids:
             table = await self.get(table_id)
@@ -608,7 +611,23 @@ class TableManager:
         if ids:
             log.info("resumed %d tables", len(ids))
 
+    async def _checkpoints(self, every: float = 2.0) -> None:
+        """Checkpoint SQLite's log every few seconds on a thread of its own (see Storage.checkpoint)."""
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearts-checkpoint")
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await loop.run_in_executor(executor, self.storage.checkpoint)
+                except Exception:  # noqa: BLE001 - a failed checkpoint is retried; the log just grows meanwhile
+                    log.exception("checkpoint failed")
+        finally:
+            executor.shutdown(wait=False)
+
     async def stop(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
         for table in list(self.tables.values()):
             await table.close()
         await self.writer.stop()
