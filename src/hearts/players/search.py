@@ -302,7 +302,7 @@ class SearchPlayer(MediumPlayer):
     #: through its budget.
     world_cap = 1000
     #: Points (utility) by which a searched card must beat the rule-based choice to replace it.
-    prior_margin = 0.3
+    prior_margin = 1.0
 
     def __init__(
         self,
@@ -384,10 +384,8 @@ class SearchPlayer(MediumPlayer):
         k = Knowledge.of(view)
         hint, hint_why = self.play_from(k, legal)
         cands = candidate_cards(k, legal)
-        if len(cands) == 1:
-            return CARDS[
-                cands[0]
-            ], f"{hint_why} (my legal cards are all alike)" if hint in cands else "my legal cards are all alike"
+        if len(cands) == 1:  # every legal card plays alike: no search, the rule-based card
+            return CARDS[hint], f"{hint_why} (my legal cards are all alike)"
         rng = self.view_rng(view)
         me = view.seat
         plans = [0]
