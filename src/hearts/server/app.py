@@ -103,6 +103,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE_LIMIT)
         self.task = asyncio.get_running_loop().create_task(self._pump())
         self.closing = False
+        self.hinting = False  #: a hint is being worked out for this connection
 
     def send(self, text: str) -> None:
         if self.closing:

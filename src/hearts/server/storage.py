@@ -156,11 +156,24 @@ class Storage:
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
+    #: Past this size the write-ahead log is restarted from its beginning (a short pause for writers).
+    WAL_LIMIT = 64 * 2**20
+
     def checkpoint(self) -> None:
-        """Copy SQLite's write-ahead log into the database file without blocking writers (a no-op elsewhere)."""
-        if self.is_sqlite:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        """Copy SQLite's write-ahead log into the database file (a no-op on other databases).
+
+        A passive checkpoint never blocks writers, but under steady writes the log is never wholly
+        copied, so it only grows; once it passes :attr:`WAL_LIMIT` a restart checkpoint (which waits
+        for the writer, briefly: most of the log is already copied) lets it start over.
+        """
+        if not self.is_sqlite:
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            database = self.engine.url.database
+            wal = Path(f"{database}-wal") if database and database != ":memory:" else None
+            if wal is not None and wal.exists() and wal.stat().st_size > self.WAL_LIMIT:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)")
 
     def close(self) -> None:
         if self.is_sqlite:
@@ -372,6 +385,7 @@ def _make_engine(url: str) -> Engine:
             # long enough to stall every table's writes. The server checkpoints from its own thread
             # instead (Storage.checkpoint), so the writer never waits for the disk.
             cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.execute(f"PRAGMA journal_size_limit={Storage.WAL_LIMIT}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

@@ -300,7 +300,14 @@ class LiveTable:
         if seat is None:
             return f"spectators cannot send {kind!r}: open the table with a seat's link to play"
         if kind == "hint":
-            return await self._hint(client)
+            # One hint at a time per connection: hints think in the shared pool with the computer seats.
+            if getattr(client, "hinting", False):
+                return "a hint is already being worked out for you: wait for it"
+            client.hinting = True
+            try:
+                return await self._hint(client)
+            finally:
+                client.hinting = False
         if kind == "fill":
             level = data.get("level") or "random"
             try:
