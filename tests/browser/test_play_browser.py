@@ -86,10 +86,17 @@ def test_lobby_quick_game_whole_hand(browser: Any, server_url: str, artifacts: P
     # Every card and control carries a label for screen readers.
     assert page.locator("#hand .card[aria-label]").count() == 13
     assert "Choose 3 cards to pass" in page.locator("#message").inner_text()
+    # The hint button: the strongest computer level's pass, with its reason, picked for us.
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#message').textContent.startsWith('Hint')", timeout=30_000)
+    assert page.locator("#hand .card.selected").count() == 3
+    assert page.locator("#confirm-pass").is_enabled()
+    page.click("#confirm-pass")
+    page.wait_for_selector("#confirm-pass", state="detached")
     state: dict[str, Any] = {"mid_trick": artifacts / "table-mid-trick.png"}
     title = _play_until_hand_over(page, state)
     assert title == "Hand 1 is over"
-    assert state["actions"][0] == "pass" and state["actions"].count("play") == 13
+    assert "pass" not in state["actions"] and state["actions"].count("play") == 13
     assert "refused" in state, "no greyed card was ever offered to click"
     # The whole deal: four seats, 13 cards each, and the score sheet's first row.
     assert page.locator(".deal .card-row").count() == 4
