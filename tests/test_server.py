@@ -332,3 +332,39 @@ def test_registered_bot_plays_and_web_clients_cannot_name_commands(tmp_path: Pat
                 v.recv()
         assert "bot" in {m.get("actor") for m in v.messages}
         assert table["seats"][0]["token"] is None
+
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def test_moon_choice_through_the_server(client: TestClient) -> None:
+    # Britannica's moon with no passing, seed 11: seat 0 always plays its highest card, the others
+    # their lowest, until a hand ends with a moon (seat 1's, found by playing it out in the engine).
+    table = new_table(client, ["human"] * 4, preset="britannica", rules={"pass_cycle": ["hold"]}, seed=11)
+    tokens = [s["token"] for s in table["seats"]]
+    with (
+        client.websocket_connect(f"/ws/{tokens[0]}") as w0,
+        client.websocket_connect(f"/ws/{tokens[1]}") as w1,
+        client.websocket_connect(f"/ws/{tokens[2]}") as w2,
+        client.websocket_connect(f"/ws/{tokens[3]}") as w3,
+    ):
+        seats = [Seat(w, i) for i, w in enumerate((w0, w1, w2, w3))]
+        for s in seats:
+            s.until("welcome")
+        while seats[0].view["phase"] == "play":
+            mover = seats[seats[0].view["to_move"][0]]
+            ranked = sorted(mover.view["legal"], key=lambda c: RANKS.index(c[:-1]))
+            mover.send(type="play", card=ranked[-1] if mover.seat == 0 else ranked[0], seq=mover.seq)
+            for s in seats:
+                s.until("update")
+        assert seats[0].view["phase"] == "moon-choice" and seats[0].view["to_move"] == [1]
+        assert seats[1].view["moon_options"] == ["add-to-others", "subtract-from-self"]
+        assert seats[0].view["moon_options"] == []
+        seats[0].send(type="moon", option="subtract-from-self")
+        assert "moon" in seats[0].until("error")["message"].lower()
+        seats[1].send(type="moon", option="sideways")
+        assert "option" in seats[1].until("error")["message"]
+        seats[1].send(type="moon", option="subtract-from-self", seq=seats[1].seq)
+        m = seats[1].until("update")
+        assert m["finished_hand"]["shooter"] == 1 and m["finished_hand"]["moon_choice"] == "subtract-from-self"
+        assert m["finished_hand"]["scores"] == [0, -26, 0, 0]
