@@ -20,7 +20,15 @@ def _new_page(browser: Any, speed: str = "0") -> Any:
     context.add_init_script(f"localStorage.setItem('hearts.speed', '{speed}')")
     page = context.new_page()
     page.set_default_timeout(20_000)
+    # Any script error on the page fails the test (checked by _no_script_errors at the end).
+    page.script_errors = []
+    page.on("pageerror", lambda exc: page.script_errors.append(str(exc)))
     return page
+
+
+def _no_script_errors(*pages: Any) -> None:
+    for page in pages:
+        assert page.script_errors == [], page.script_errors
 
 
 def _step(page: Any, state: dict[str, Any]) -> str:
@@ -106,6 +114,7 @@ def test_lobby_quick_game_whole_hand(browser: Any, server_url: str, artifacts: P
     page.click("#next-hand")
     page.wait_for_selector("#overlay", state="hidden")
     page.wait_for_selector("#hand .card")
+    _no_script_errors(page)
     page.context.close()
 
 
@@ -142,5 +151,6 @@ def test_two_people_by_invite_links(browser: Any, server_url: str, artifacts: Pa
             ann.wait_for_timeout(40)
     assert over == ["Hand 1 is over", "Hand 1 is over"]
     bob.screenshot(path=str(artifacts / "two-people-end-of-hand.png"))
+    _no_script_errors(ann, bob)
     for page in (ann, bob):
         page.context.close()
