@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(not PG_URL, reason="HEARTS_TEST_PG_URL is not se
 def test_game_survives_a_restart_on_postgresql() -> None:
     pytest.importorskip("psycopg")
     from hearts.server.app import create_app
-    from tests.test_server import Seat, choose
+    from test_server import Seat, choose  # pytest puts tests/ on the path (it has no __init__.py)
 
     assert PG_URL is not None
     rng = random.Random(3)
