@@ -201,7 +201,7 @@ def test_search_respects_its_time_budget(level: str, budget: float) -> None:
         else:
             game.apply(move)
     # Budget plus one world's rollouts and a margin for a busy shared machine.
-    assert worst <= budget * 1.3 + 0.03, worst
+    assert worst <= budget * 1.5 + 0.05, worst
     assert searched >= 2  # it did search, not just fall back
 
 
