@@ -154,3 +154,62 @@ def test_two_people_by_invite_links(browser: Any, server_url: str, artifacts: Pa
     _no_script_errors(ann, bob)
     for page in (ann, bob):
         page.context.close()
+
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Path) -> None:
+    """The person in seat 1 shoots the moon (the scenario of test_server's moon test) and chooses by button."""
+    from websockets.sync.client import connect
+
+    body = {"preset": "britannica", "rules": {"pass_cycle": ["hold"]}, "seed": 11, "seats": [{"kind": "human"}] * 4}
+    request = urllib.request.Request(server_url + "/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    links = json.loads(urllib.request.urlopen(request, timeout=10).read())
+    ws_base = server_url.replace("http://", "ws://")
+    others = {s: connect(f"{ws_base}/ws/{links['seats'][s]['token']}") for s in (0, 2, 3)}
+    views: dict[int, dict[str, Any]] = {}
+    sent: dict[int, int] = {}
+    page = _new_page(browser)
+    page.goto(links["seats"][1]["join_url"])
+    page.wait_for_selector("#hand .card")
+    deadline = time.monotonic() + 120
+    try:
+        while not page.locator("#actions button[data-option]").count():
+            assert time.monotonic() < deadline, "no moon choice was offered"
+            for seat, ws in others.items():  # seat 0 plays its highest card, 2 and 3 their lowest
+                try:
+                    while True:
+                        m = json.loads(ws.recv(timeout=0.005))
+                        if "view" in m:
+                            views[seat] = dict(m["view"], seq=m["seq"])
+                except TimeoutError:
+                    pass
+                v = views.get(seat)
+                if v and v["phase"] == "play" and seat in v["to_move"] and sent.get(seat) != v["seq"]:
+                    ranked = sorted(v["legal"], key=lambda c: RANKS.index(c[:-1]))
+                    ws.send(json.dumps({"type": "play", "card": ranked[-1] if seat == 0 else ranked[0], "seq": v["seq"]}))
+                    sent[seat] = v["seq"]
+            if page.locator("#overlay:not([hidden]) #next-hand").count():  # an earlier hand's end: go on
+                page.click("#next-hand")
+            if page.locator("#me-plate.to-move").count() and not page.locator("#actions button").count():
+                playable = page.locator("#hand .card:not(.illegal)").all()
+                if playable:
+                    lowest = min(playable, key=lambda el: RANKS.index(el.get_attribute("data-card")[:-1]))
+                    before = page.locator("#hand .card").count()
+                    lowest.click()
+                    page.wait_for_function(
+                        f"document.querySelectorAll('#hand .card').length < {before} || document.querySelector('#actions button')"
+                        " || !document.querySelector('#overlay').hidden"
+                    )
+            page.wait_for_timeout(20)
+        assert "shot the moon" in page.locator("#message").inner_text()
+        page.screenshot(path=str(artifacts / "moon-choice.png"))
+        page.click("#actions button[data-option='subtract-from-self']")
+        page.wait_for_selector("#overlay:not([hidden]) #dialog-title")
+        assert "shot the moon" in page.locator("#dialog").inner_text()
+        _no_script_errors(page)
+    finally:
+        for ws in others.values():
+            ws.close()
+        page.context.close()
