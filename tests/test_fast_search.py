@@ -84,7 +84,7 @@ def test_search_players_take_the_compiled_rollout_by_name() -> None:
 
     player = make_player("hard", seed=2, rollout="compiled")
     assert isinstance(player.rollout, CompiledRollout) and player.rollout.epsilon == 0.1  # type: ignore[attr-defined]
-    assert ExpertPlayer(seed=2, rollout="compiled").rollout.epsilon == 0.05  # type: ignore[attr-defined]
+    assert ExpertPlayer(seed=2, rollout="compiled", epsilon=0.05).rollout.epsilon == 0.05  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown rollout 'turbo'"):
         HardPlayer(rollout="turbo")
 
@@ -123,3 +123,40 @@ def test_rollout_candidates_refuses_an_illegal_candidate() -> None:
     illegal = next(c for c in range(52) if not world.legal_mask() >> c & 1)
     with pytest.raises(ValueError, match=f"candidate {illegal} is not a legal card"):
         rollout_candidates(world, [illegal])
+
+
+class _NumpyRandom:
+    """The ``random()`` stream of numpy's legacy generator, which numba's compiled ``np.random`` shares."""
+
+    def __init__(self, seed: int) -> None:
+        self._rs = np.random.RandomState(seed)
+
+    def random(self) -> float:
+        return float(self._rs.random_sample())
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("omnibus"), Rules.preset("britannica", players=3)])
+def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -> None:
+    """Without random cards (epsilon 0) both policies draw random numbers only for the lead's
+    tie-break, from the same stream: so they must play every hand card for card alike, moon
+    runner and defenders included."""
+    from hearts.players.search import make_greedy_rollout
+
+    python_rollout = make_greedy_rollout(0.0)
+    R = rules_array(rules)
+    n = rules.players
+    checked = 0
+    for seed in range(24):
+        world = midgame_world(rules, seed, cards=(seed * 3) % (rules.hand_size * n - n))
+        for shooters in (0, 1 << world.turn, 1 << ((world.turn + 1) % n)):
+            played = world.copy()
+            python_rollout(played, _NumpyRandom(seed), shooters)  # type: ignore[arg-type]
+            pol = np.array([k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(n)])
+            trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
+            k.play_out_traced(state_array(world), R, pol, 0.0, seed, 0, trace)
+            start = len(world.tricks) * n + len(world.trick)
+            compiled = [int(trace[k.TRACE_PLAYS + 2 * i + 1]) for i in range(start, rules.hand_size * n)]
+            python = [int(c) for t in played.tricks for c in t.cards][start:]
+            assert compiled == python, (seed, shooters)
+            checked += len(python)
+    assert checked > 500

@@ -75,7 +75,7 @@ STATE_SIZE = 32
 # -- policies --------------------------------------------------------------------------------
 POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
-POLICY_MOON = 2  #: plays for the moon while no other seat has a point (:func:`moon_card`), else greedy
+POLICY_MOON = 2  #: the first such seat plays for the moon while no other seat has a point (:func:`moon_card`), else greedy
 
 SUIT = 0x1FFF
 CLUBS = SUIT
@@ -302,18 +302,6 @@ def score_hand(S: np.ndarray, R: np.ndarray, moon_choice: int, scores: np.ndarra
 
 
 @njit
-def _highest_rank(mask: int, avoid: int) -> int:
-    """The card of highest rank in ``mask`` (suits in order on a tie), leaving ``avoid`` to the last."""
-    if mask & ~avoid:
-        mask &= ~avoid
-    for r in range(12, -1, -1):
-        for s in range(4):
-            if (mask >> (s * 13 + r)) & 1:
-                return s * 13 + r
-    return -1
-
-
-@njit
 def _lowest_rank(mask: int) -> int:
     for r in range(13):
         for s in range(4):
@@ -322,51 +310,142 @@ def _lowest_rank(mask: int) -> int:
     return -1
 
 
-@njit
-def greedy_card(S: np.ndarray, R: np.ndarray, legal: int, trick_len: int, best: int, eps: float) -> int:
-    """A simple heuristic card, or with probability ``eps`` a random legal one.
+SPADES = SUIT << 26
+UNDER_QUEEN = SPADES & (QS_BIT - 1)  #: 2♠ to J♠
+ABOVE_QUEEN = SPADES & ~(UNDER_QUEEN | QS_BIT)  #: K♠ and A♠
 
-    ``best`` is the card winning the trick in progress so far (of ``trick_len`` cards).
-    Following suit: the highest card that still loses to the trick (duck); when it cannot
-    duck, the last seat plays its highest card (keeping Q♠ back if it can) and an earlier
-    seat its lowest. Void: dump Q♠, then the highest heart, then the highest card (keeping
-    the bonus card). Leading: the lowest-ranked legal card.
+
+@njit
+def _top_rank(mask: int) -> int:
+    """The card of highest rank in ``mask``, the highest suit on a tie (search.py's ``_top_rank``)."""
+    for r in range(12, -1, -1):
+        for s in range(3, -1, -1):
+            if (mask >> (s * 13 + r)) & 1:
+                return s * 13 + r
+    return -1
+
+
+@njit
+def _queen_out(S: np.ndarray, n: int) -> bool:
+    """Whether Q♠ is still in some hand (public knowledge, read off the world)."""
+    for s in range(n):
+        if S[S_HANDS + s] & QS_BIT:
+            return True
+    return False
+
+
+@njit
+def running_shooter(S: np.ndarray, R: np.ndarray, policies: np.ndarray) -> int:
+    """The first seat whose policy is :data:`POLICY_MOON`, while no other seat has a point; else -1.
+
+    As in search.py's rollout, only the first moon seat counts: once another seat has a point
+    its run is over and every seat plays greedy."""
+    n = R[R_PLAYERS]
+    for s in range(n):
+        if policies[s] == POLICY_MOON:
+            for o in range(n):
+                if o != s and S[S_POINTS + o] != 0:
+                    return -1
+            return s
+    return -1
+
+
+@njit
+def greedy_card(
+    S: np.ndarray,
+    R: np.ndarray,
+    legal: int,
+    seat: int,
+    trick_len: int,
+    best: int,
+    best_seat: int,
+    tmask: int,
+    running: int,
+    eps: float,
+) -> int:
+    """The search players' rollout policy (``make_greedy_rollout`` in hearts.players.search), card for card.
+
+    ``best``/``best_seat``: the card winning the trick in progress (of ``trick_len`` cards) and its
+    seat; ``tmask``: the trick's cards; ``running``: a moon runner (:func:`running_shooter`) or -1.
+    With probability ``eps`` a random legal card. The runner plays :func:`moon_card`. Following
+    suit: take a heart off the runner with the lowest card that beats it; last to a clean trick
+    (not hearts), shed the highest card (not Q♠); else duck with the highest card under the winner
+    (Q♠ under A♠/K♠ first); forced over a spade while Q♠ is out, win as low as possible; else the
+    highest card (Q♠ last). Void: keep points off the runner, else Q♠, then A♠/K♠ while Q♠ is out,
+    then a heart of rank 8 or more, then the highest-ranked card. Leading: a spade under Q♠ to flush
+    her while she is out and this seat holds none of Q♠/K♠/A♠; else the lowest card of a suit
+    (hearts count two ranks higher, plus a random 0-3 ranks; off spades while holding Q♠).
     """
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
     if legal & (legal - 1) == 0:
         return lowest_card(legal)
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    if running == seat:
+        return moon_card(R, legal, trick_len, best)
+    n = R[R_PLAYERS]
+    hand = S[S_HANDS + seat]
     if trick_len == 0:
-        return _lowest_rank(legal)
-    if legal & (SUIT << (13 * (best // 13))):
-        under = legal & ((1 << best) - 1)
-        if under:
-            return highest_card(under)
-        if trick_len == R[R_PLAYERS] - 1:
-            return highest_card(legal & ~QS_BIT) if legal & ~QS_BIT else QUEEN_OF_SPADES
-        return lowest_card(legal & ~QS_BIT if legal & ~QS_BIT else legal)
+        under_q = legal & UNDER_QUEEN
+        if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
+            taken = 0
+            for s in range(n):
+                taken |= S[S_TAKEN + s]
+            if not taken & QS_BIT:
+                return highest_card(under_q)
+        pick = legal
+        if hand & QS_BIT and legal & ~SPADES:
+            pick = legal & ~SPADES
+        card = -1
+        low = 99.0
+        for suit in range(4):
+            chunk = pick & (SUIT << (13 * suit))
+            if chunk:
+                c = lowest_card(chunk)
+                r = c % 13 + (2 if suit == 3 else 0) + np.random.random() * 3
+                if r < low:
+                    card = c
+                    low = r
+        return card
+    led = best // 13
+    follow = legal & (SUIT << (13 * led))
+    if follow:
+        below = follow & ((1 << best) - 1)
+        if running >= 0 and best_seat == running and follow != below:
+            above = follow & ~below & ~QS_BIT
+            if above:
+                return lowest_card(above)
+        if trick_len == n - 1 and not tmask & R[R_PENALTY] and led != 3:
+            return highest_card(follow & ~QS_BIT if follow & ~QS_BIT else follow)
+        if below:
+            if led == 2 and below & QS_BIT and best > QUEEN_OF_SPADES:
+                return QUEEN_OF_SPADES
+            return highest_card(below)
+        if led == 2 and not tmask & QS_BIT and not hand & QS_BIT and _queen_out(S, n):
+            return lowest_card(follow)
+        return highest_card(follow & ~QS_BIT if follow & ~QS_BIT else follow)
+    if running >= 0 and best_seat == running:
+        spare = legal & ~R[R_PENALTY]
+        if spare:
+            return _top_rank(spare)
     if legal & QS_BIT:
         return QUEEN_OF_SPADES
-    if legal & HEARTS:
-        return highest_card(legal & HEARTS)
-    bonus = R[R_BONUS_CARD]
-    return _highest_rank(legal, (1 << bonus) if bonus >= 0 else 0)
+    high = legal & ABOVE_QUEEN
+    if high and _queen_out(S, n):
+        return highest_card(high)
+    hearts = legal & HEARTS
+    if hearts and highest_card(hearts) % 13 >= 6:
+        return highest_card(hearts)
+    return _top_rank(legal)
 
 
 @njit
-def moon_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, trick_len: int, best: int, eps: float) -> int:
-    """Play for the moon while no other seat has taken a point: win with the highest card of the
-    suit, lead the highest-ranked card, throw the lowest non-penalty card when void. Once another
-    seat has a point the run is over and the seat plays :func:`greedy_card`."""
-    for s in range(R[R_PLAYERS]):
-        if s != seat and S[S_POINTS + s] != 0:
-            return greedy_card(S, R, legal, trick_len, best, eps)
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
+def moon_card(R: np.ndarray, legal: int, trick_len: int, best: int) -> int:
+    """Play for the moon (the running shooter of :func:`greedy_card`): win with the highest card of
+    the led suit, lead the highest-ranked card, throw the lowest non-penalty card when void."""
     if trick_len == 0:
-        return _highest_rank(legal, 0)
+        return _top_rank(legal)
     if legal & (SUIT << (13 * (best // 13))):
-        return highest_card(legal)
+        return highest_card(legal & (SUIT << (13 * (best // 13))))
     spare = legal & ~R[R_PENALTY]
     return _lowest_rank(spare if spare else legal)
 
@@ -478,15 +557,17 @@ def play_out_to(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, 
     turn = S[S_TURN]
     done = S[S_TRICKS_DONE]
     broken = S[S_BROKEN]
+    moon = False
+    for s in range(n):
+        if policies[s] == POLICY_MOON:
+            moon = True
     while done < total:
         legal = legal_of(S[S_HANDS + turn], tl, best // 13, done, broken, R)
-        policy = policies[turn]
-        if policy == POLICY_RANDOM:
+        if policies[turn] == POLICY_RANDOM:
             card = random_card(legal)
-        elif policy == POLICY_MOON:
-            card = moon_card(S, R, legal, turn, tl, best, eps)
         else:
-            card = greedy_card(S, R, legal, tl, best, eps)
+            running = running_shooter(S, R, policies) if moon else -1
+            card = greedy_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
         if tracing:
             k = TRACE_PLAYS + 2 * (done * n + tl)
             trace[k] = legal
@@ -828,6 +909,51 @@ def rollout_candidates(
                     score_hand(S, R, choice, row)
             for s in range(players):
                 out[p, i, s] = row[s]
+    return out
+
+
+@njit
+def search_worlds(
+    worlds: np.ndarray,
+    R: np.ndarray,
+    cards: np.ndarray,
+    plans: np.ndarray,
+    eps: float,
+    seeds: np.ndarray,
+    moon_mode: int,
+    totals: np.ndarray,
+) -> np.ndarray:
+    """:func:`rollout_candidates` for a batch of sampled worlds, several rollouts each: the search
+    players' inner loop in one call.
+
+    ``worlds[w]`` is a state array (the seat to play's sampled world); ``seeds[w, r]`` seeds the
+    ``r``-th rollout of world ``w``, the same for every plan and card (common random numbers). A
+    card below 0 plays nothing first (the world is already the position to score: a pass search).
+    Returns scores[w, r, plan, card, seat].
+    """
+    players = R[R_PLAYERS]
+    W = worlds.shape[0]
+    reps = seeds.shape[1]
+    out = np.zeros((W, reps, plans.shape[0], cards.shape[0], players), dtype=np.int64)
+    S = np.empty(STATE_SIZE, dtype=np.int64)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    no_trace = np.zeros(0, dtype=np.int64)
+    for w in range(W):
+        for r in range(reps):
+            for p in range(plans.shape[0]):
+                for i in range(cards.shape[0]):
+                    S[:] = worlds[w]
+                    if cards[i] >= 0:
+                        advance(S, R, cards[i])
+                    np.random.seed(seeds[w, r])
+                    play_out(S, R, plans[p], eps, no_trace)
+                    shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
+                    if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:
+                        choice = best_moon_choice(R, totals, shooter) if moon_mode == CHOICE_BEST else moon_mode
+                        if choice != CHOICE_ADD_TO_OTHERS:
+                            score_hand(S, R, choice, row)
+                    for s in range(players):
+                        out[w, r, p, i, s] = row[s]
     return out
 
 

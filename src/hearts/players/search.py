@@ -115,7 +115,7 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
             if not mask & (mask - 1):
                 advance(CARDS[mask.bit_length() - 1])
                 continue
-            if rand() < epsilon:
+            if epsilon and rand() < epsilon:
                 advance(CARDS[_nth_bit(mask, int(rand() * mask.bit_count()))])
                 continue
             seat = state.turn
