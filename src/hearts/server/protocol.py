@@ -101,6 +101,11 @@ class RateLimiter:
         return False
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A server message as its websocket text: compact JSON (no spaces), cards' suit symbols as is."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
 def error(message: str, about: str | None = None) -> str:
     """An error message as sent to one client."""
-    return json.dumps({"type": "error", "message": message, "about": about})
+    return encode({"type": "error", "message": message, "about": about})

@@ -40,7 +40,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import LEVELS, Player, make_player
-from hearts.server.protocol import MOVE_TYPES, events_for, spectator_view
+from hearts.server.protocol import MOVE_TYPES, encode, events_for, spectator_view
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
 
 log = logging.getLogger("hearts.server")
@@ -228,7 +228,7 @@ class LiveTable:
         return self.game.view(seat).to_dict()
 
     def welcome(self, seat: int | None) -> str:
-        return json.dumps(
+        return encode(
             {
                 "type": "welcome",
                 "role": "spectator" if seat is None else "player",
@@ -243,7 +243,7 @@ class LiveTable:
         )
 
     def _broadcast_presence(self) -> None:
-        text = json.dumps({"type": "table", "table": self.summary()})
+        text = encode({"type": "table", "table": self.summary()})
         for client in self._all_clients():
             client.send(text)
 
@@ -292,7 +292,7 @@ class LiveTable:
         kind = data["type"]
         seat = client.seat
         if kind == "ping":
-            client.send(json.dumps({"type": "pong", "seq": self.seq}))
+            client.send(encode({"type": "pong", "seq": self.seq}))
             return None
         if kind == "sync":
             client.send(self.welcome(seat))
@@ -416,11 +416,11 @@ class LiveTable:
         base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand}
         for s in self.seats:
             if s.clients:
-                text = json.dumps(dict(base, events=events_for(events, s.seat), view=self.view_for(s.seat)))
+                text = encode(dict(base, events=events_for(events, s.seat), view=self.view_for(s.seat)))
                 for c in list(s.clients):
                     c.send(text)
         if self.spectators:
-            text = json.dumps(dict(base, events=events_for(events, None), view=self.view_for(None)))
+            text = encode(dict(base, events=events_for(events, None), view=self.view_for(None)))
             for c in list(self.spectators):
                 c.send(text)
 
@@ -438,7 +438,7 @@ class LiveTable:
             log.exception("hint failed at table %s", self.id)
             return f"no hint: the {level} player failed ({exc})"
         client.send(
-            json.dumps(
+            encode(
                 {"type": "hint", "seq": self.seq, "level": level, "move": move_to_dict(decision.move), "reason": decision.reason}
             )
         )
