@@ -309,3 +309,47 @@ def test_search_utility_values_placing_near_the_end() -> None:
     win = (4, 26, 6, 0)  # the game ends with seat 0 lowest at 89
     assert SearchPlayer.utility(late, win, True) > SearchPlayer.utility(late, lose, True)
     assert SearchPlayer.utility(late, lose, False) > SearchPlayer.utility(late, win, False)
+
+
+def test_the_compiled_search_scores_as_the_utility_does() -> None:
+    """The vectorised utility of the compiled search is :meth:`SearchPlayer.utility` row by row,
+    endgame placing included."""
+    import numpy as np
+
+    from hearts.players.search import SearchPlayer
+
+    game = Game(Rules(target=50), seed=1)
+    view = game.view(2)
+    rng = random.Random(3)
+    rows = []
+    for _ in range(40):
+        scores = [rng.choice([0, 0, 1, 3, 13, 26]) for _ in range(4)]
+        rows.append(scores)
+    arr = np.array(rows, dtype=np.int64)
+    for endgame in (False, True):
+        for totals in ((0, 0, 0, 0), (30, 45, 20, 10), (49, 10, 10, 40)):
+            v = dataclasses.replace(view, totals=totals)
+            got = SearchPlayer._utilities(v, arr, endgame)
+            want = [SearchPlayer.utility(v, r, endgame) for r in rows]
+            assert np.allclose(got, want), (endgame, totals)
+
+
+def test_search_runs_compiled_where_numba_is_and_in_python_on_request() -> None:
+    from hearts.players.search import compiled_kernels
+
+    fast = make_player("hard", seed=1, worlds=8, time_budget=5.0)
+    slow = make_player("hard", seed=1, worlds=8, time_budget=5.0, rollout="python")
+    assert slow.kernels is None  # type: ignore[attr-defined]
+    assert (fast.kernels is not None) == (compiled_kernels() is not None)  # type: ignore[attr-defined]
+    game = Game(Rules.preset("no-passing"), seed=6)
+    for _ in range(8):
+        seat = game.to_move[0]
+        view = game.view(seat)
+        a, b = fast.decide(view), slow.decide(view)
+        assert b.move.card in view.legal  # type: ignore[attr-defined]
+        if fast.kernels is not None:  # type: ignore[attr-defined]
+            # Same worlds cap: the compiled search plays several rollouts per world.
+            assert fast.last_rollouts >= slow.last_rollouts  # type: ignore[attr-defined]
+        game.apply(a.move)
+    with pytest.raises(ValueError, match="unknown rollout 'turbo'"):
+        make_player("hard", rollout="turbo")

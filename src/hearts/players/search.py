@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 from itertools import combinations
 
 from hearts.core import CARDS, Card, CardSet, HandState, Phase, Rules, SeatView
@@ -245,6 +246,45 @@ def compiled_rollout(epsilon: float = 0.1) -> Rollout | None:
     return CompiledRollout(epsilon)
 
 
+_COMPILED: object = None  # the loaded kernels module, False when unavailable, None before the first look
+
+
+def compiled_kernels() -> Any:
+    """:mod:`hearts.fast.kernels` when numba is installed and enabled (compiled, warmed up once per
+    process), else None. Imported on first use: numba takes about half a second to import."""
+    global _COMPILED
+    if _COMPILED is None:
+        import importlib.util
+        import os
+
+        if importlib.util.find_spec("numba") is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+            _COMPILED = False
+        else:
+            import numpy as np
+
+            from hearts.fast import kernels
+            from hearts.fast.bridge import rules_array, state_array
+
+            # Compile (or load from numba's disk cache) now, not inside a timed decision.
+            rules = Rules()
+            hands = [0] * 4
+            for c in range(52):
+                hands[c % 4] |= 1 << c
+            S = state_array(HandState(rules, hands, 3))
+            kernels.search_worlds(
+                S[None, :],
+                rules_array(rules),
+                np.array([0], dtype=np.int64),
+                np.full((1, 4), kernels.POLICY_GREEDY, dtype=np.int64),
+                0.1,
+                np.zeros((1, 1), dtype=np.int64),
+                kernels.CHOICE_BEST,
+                np.zeros(4, dtype=np.int64),
+            )
+            _COMPILED = kernels
+    return _COMPILED or None
+
+
 def _representative(cands: list[int], card: int) -> int:
     """The index of the candidate that stands for ``card`` (the next one up its suit)."""
     return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
@@ -330,10 +370,16 @@ class SearchPlayer(MediumPlayer):
         self.budget = self.default_budget if time_budget is None else float(time_budget)
         #: Worlds per decision at most: ``worlds`` if given, else :attr:`world_cap`.
         self.max_worlds = self.world_cap if worlds is None else worlds
+        self.epsilon = float(epsilon)
+        #: The compiled kernels when the search runs its inner loop in compiled code (the default
+        #: where numba is available), else None (each rollout through :attr:`rollout`).
+        self.kernels: Any = None
         if isinstance(rollout, str):
-            if rollout != "compiled":
-                raise ValueError(f"unknown rollout {rollout!r}: pass a rollout function or 'compiled'")
-            rollout = compiled_rollout(epsilon)
+            if rollout not in ("compiled", "python"):
+                raise ValueError(f"unknown rollout {rollout!r}: pass a rollout function, 'compiled' or 'python'")
+            rollout = compiled_rollout(epsilon) if rollout == "compiled" else None
+        elif rollout is None:
+            self.kernels = compiled_kernels()
         self.rollout = rollout or (greedy_rollout if epsilon == 0.1 else make_greedy_rollout(epsilon))
         self.search_pass = search_pass
         self.moon_plan = moon_plan
@@ -398,34 +444,11 @@ class SearchPlayer(MediumPlayer):
         threat = k.moon_threat(min_points=4)
         defence = 1 << threat if threat >= 0 else 0
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
-        vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
-        own = [[0.0] * len(cands) for _ in plans]
         deadline = start + self.budget * self.budget_share
-        rollout = self.rollout
-        sub = random.Random()
-        worlds = 0
-        while True:
-            hands = likely_hands(k, rng)
-            world = view.world(hands)
-            seed = rng.getrandbits(32)
-            for p, plan in enumerate(plans):
-                shooters = plan | defence if plan else defence
-                for i, c in enumerate(cands):
-                    state = world.copy()
-                    state.advance(CARDS[c])
-                    sub.seed(seed)
-                    if state.phase is _PLAY:
-                        rollout(state, sub, shooters)
-                    scores = self._finish(state, view)
-                    vals[p][i].append(self.utility(view, scores, endgame))
-                    own[p][i] += scores[me]
-            worlds += 1
-            if worlds >= self.max_worlds:
-                break
-            if time.perf_counter() >= deadline:
-                break
+        search = self._search_compiled if self.kernels is not None else self._search_python
+        vals, own, worlds, rollouts = search(view, k, rng, cands, plans, defence, endgame, deadline)
         self.last_worlds = worlds
-        self.last_rollouts = worlds * len(cands) * len(plans)
+        self.last_rollouts = rollouts
         sums = [[sum(v) for v in row] for row in vals]
         best_p, best_i = max(
             ((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]]
@@ -452,6 +475,137 @@ class SearchPlayer(MediumPlayer):
         if best_i == hint_i:
             return CARDS[hint], f"{hint_why} ({tail})"
         return CARDS[card], f"search: {sym(card)} ({tail})"
+
+    def _search_python(
+        self,
+        view: SeatView,
+        k: Knowledge,
+        rng: random.Random,
+        cands: list[int],
+        plans: list[int],
+        defence: int,
+        endgame: bool,
+        deadline: float,
+    ) -> tuple[list[list[list[float]]], list[list[float]], int, int]:
+        """Every candidate under every plan in sampled worlds, one :attr:`rollout` each; returns the
+        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts."""
+        me = view.seat
+        vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
+        own = [[0.0] * len(cands) for _ in plans]
+        rollout = self.rollout
+        sub = random.Random()
+        worlds = 0
+        while True:
+            hands = likely_hands(k, rng)
+            world = view.world(hands)
+            seed = rng.getrandbits(32)
+            for p, plan in enumerate(plans):
+                shooters = plan | defence if plan else defence
+                for i, c in enumerate(cands):
+                    state = world.copy()
+                    state.advance(CARDS[c])
+                    sub.seed(seed)
+                    if state.phase is _PLAY:
+                        rollout(state, sub, shooters)
+                    scores = self._finish(state, view)
+                    vals[p][i].append(self.utility(view, scores, endgame))
+                    own[p][i] += scores[me]
+            worlds += 1
+            if worlds >= self.max_worlds:
+                break
+            if time.perf_counter() >= deadline:
+                break
+        return vals, own, worlds, worlds * len(cands) * len(plans)
+
+    #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
+    #: and a batch is cut to what fits in the time left).
+    world_batch = 16
+    #: Compiled search: rollouts per sampled world and candidate are chosen so that one world
+    #: plays about this many in all (sampling a world costs about as much as 20 compiled rollouts).
+    rollouts_per_world = 24
+    #: ...and at most this many per candidate.
+    max_repeats = 8
+
+    def _search_compiled(
+        self,
+        view: SeatView,
+        k: Knowledge,
+        rng: random.Random,
+        cands: list[int],
+        plans: list[int],
+        defence: int,
+        endgame: bool,
+        deadline: float,
+    ) -> tuple[list[list[list[float]]], list[list[float]], int, int]:
+        """:meth:`_search_python` with the rollouts in compiled code (:func:`hearts.fast.kernels.search_worlds`):
+        a batch of sampled worlds per call, several rollouts per world (their mean utility is the
+        world's value), every candidate and plan on the same random numbers."""
+        import numpy as np
+
+        from hearts.fast.bridge import _rules_array_shared, state_array
+
+        kern = self.kernels
+        rules = view.rules
+        n = rules.players
+        me = view.seat
+        R = _rules_array_shared(rules)
+        pol = np.array(
+            [
+                [kern.POLICY_MOON if (plan | defence) >> s & 1 else kern.POLICY_GREEDY for s in range(n)]
+                for plan in plans
+            ],
+            dtype=np.int64,
+        )
+        cards = np.array(cands, dtype=np.int64)
+        totals = np.array(view.totals, dtype=np.int64)
+        reps = max(1, min(self.max_repeats, self.rollouts_per_world // (len(cands) * len(plans))))
+        base: Any = None
+        chunks_u: list[Any] = []
+        own = np.zeros((len(plans), len(cands)))
+        worlds = 0
+        began = time.perf_counter()
+        batch = 2  # a first small batch measures the time a world takes here
+        while worlds < self.max_worlds:
+            batch = min(batch, self.max_worlds - worlds)
+            sampled = [likely_hands(k, rng) for _ in range(batch)]
+            if base is None:
+                base = state_array(view.world(sampled[0]))
+            W = np.repeat(base[None, :], batch, axis=0)
+            W[:, kern.S_HANDS : kern.S_HANDS + n] = sampled
+            seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
+            scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+            chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
+            own += scores[..., me].sum(axis=(0, 1)) / reps
+            worlds += batch
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            # The next batch: what fits in the time left at the pace so far (so the budget is
+            # overrun by at most about one world), up to world_batch.
+            per_world = (now - began) / worlds
+            batch = max(1, min(self.world_batch, int((deadline - now) / per_world)))
+        u = np.concatenate(chunks_u)  # [world, plan, card]
+        vals = [[u[:, p, i].tolist() for i in range(len(cands))] for p in range(len(plans))]
+        return vals, own.tolist(), worlds, worlds * reps * len(cands) * len(plans)
+
+    @staticmethod
+    def _utilities(view: SeatView, scores: Any, endgame: bool) -> Any:
+        """:meth:`utility` over an array of hand scores (seats on the last axis), vectorised."""
+        import numpy as np
+
+        me = view.seat
+        n = scores.shape[-1]
+        mine = scores[..., me]
+        value = (scores.sum(axis=-1) - mine) / (n - 1) - mine
+        if endgame:
+            final = scores + np.array(view.totals, dtype=np.int64)
+            low = final.min(axis=-1)
+            over = final.max(axis=-1) >= view.rules.target
+            mine_f = final[..., me]
+            ties = (final == low[..., None]).sum(axis=-1)
+            below = (final < mine_f[..., None]).sum(axis=-1)
+            value = value + np.where(over, np.where(mine_f == low, 40.0 / ties, -10.0 * below), 0.0)
+        return value
 
     # -- passing -----------------------------------------------------------------------
 
