@@ -646,6 +646,17 @@ class SearchPlayer(MediumPlayer):
         own = [0.0] * len(cands)
         sub = random.Random()
         unseen = cards_of(rules.in_play & ~hand)
+        kern = self.kernels
+        if kern is not None:
+            import numpy as np
+
+            from hearts.fast.bridge import _rules_array_shared, state_array
+
+            R = _rules_array_shared(rules)
+            no_card = np.array([-1], dtype=np.int64)
+            greedy = np.full((1, n), kern.POLICY_GREEDY, dtype=np.int64)
+            totals = np.array(view.totals, dtype=np.int64)
+            reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
         while True:
             rng.shuffle(unseen)
@@ -655,23 +666,38 @@ class SearchPlayer(MediumPlayer):
                 dealt[others[j % (n - 1)]] |= 1 << c
             dealt[me] = hand
             passes = [_quick_pass(rules, dealt[s]) for s in range(n)]
-            seed = rng.getrandbits(32)
-            for i, mine in enumerate(cands):
+            states = []
+            for mine in cands:
                 state = HandState(rules, dealt, view.hand_number)
                 for s in range(n):
                     state.pass_cards(s, CardSet(mine if s == me else passes[s]))
-                sub.seed(seed)
-                self.rollout(state, sub, 0)
-                scores = self._finish(state, view)
-                vals[i].append(self.utility(view, scores, endgame))
-                own[i] += scores[me]
+                states.append(state)
+            if kern is not None:
+                # Each candidate pass's position is one row; every row meets the same random numbers.
+                row_seeds = [rng.getrandbits(31) for _ in range(reps)]
+                W = np.stack([state_array(st) for st in states])
+                seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
+                scores = kern.search_worlds(W, R, no_card, greedy, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+                util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
+                mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
+                for i in range(len(cands)):
+                    vals[i].append(float(util[i]))
+                    own[i] += float(mine_pts[i])
+            else:
+                seed = rng.getrandbits(32)
+                for i, state in enumerate(states):
+                    sub.seed(seed)
+                    self.rollout(state, sub, 0)
+                    scores_i = self._finish(state, view)
+                    vals[i].append(self.utility(view, scores_i, endgame))
+                    own[i] += scores_i[me]
             worlds += 1
             if worlds >= self.max_worlds:
                 break
             if time.perf_counter() >= deadline:
                 break
         self.last_worlds = worlds
-        self.last_rollouts = worlds * len(cands)
+        self.last_rollouts = worlds * len(cands) * (reps if kern is not None else 1)
         best = max(range(len(cands)), key=lambda i: sum(vals[i]))
         if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
             best = 0  # medium's pass (candidate 0) unless the search clearly beats it
