@@ -63,11 +63,21 @@ class Cheat(RandomPlayer):
         return next(c for c in map(Card, range(52)) if c not in view.hand and c not in view.played), "cheating"
 
 
+class Broken(RandomPlayer):
+    """Fails at its first play, as a crashed external bot would."""
+
+    name = "broken"
+
+    def choose_play(self, view: SeatView) -> tuple[Card, str]:
+        raise RuntimeError("bot process exited")
+
+
 @pytest.fixture
 def spies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(LEVELS, "spy-a", f"{__name__}:SpyA")
     monkeypatch.setitem(LEVELS, "spy-b", f"{__name__}:SpyB")
     monkeypatch.setitem(LEVELS, "cheat", f"{__name__}:Cheat")
+    monkeypatch.setitem(LEVELS, "broken", f"{__name__}:Broken")
     SEEN.clear()
 
 
@@ -172,6 +182,10 @@ def test_three_players_at_three_seats_and_a_cheat(spies: None) -> None:
     assert {t.seating for t in result.tables} == {(0, 1, 2), (1, 2, 0), (2, 0, 1)}
     with pytest.raises(TournamentError, match=r"cheat in seat \d made an illegal move PlayCard"):
         run_tournament(TournamentConfig(("random", "cheat"), hands=1, games=0, preset="no-passing"), jobs=1)
+    with pytest.raises(
+        TournamentError, match=r"broken in seat \d failed to decide in hand 1 \(play\): bot process exited"
+    ):
+        run_tournament(TournamentConfig(("random", "broken"), hands=1, games=0, preset="no-passing"), jobs=1)
 
 
 # -- statistics ------------------------------------------------------------------------------------

@@ -250,7 +250,12 @@ class TableResult:
 
 def _decide(player: Player, view: SeatView, label: str) -> tuple[Move, float]:
     start = time.perf_counter()
-    decision = player.decide(view)
+    try:
+        decision = player.decide(view)
+    except Exception as exc:  # a crashed or timed-out external bot, a player's bug: name who failed where
+        raise TournamentError(
+            f"{label} in seat {view.seat} failed to decide in hand {view.hand_number + 1} ({view.phase.value}): {exc}"
+        ) from exc
     seconds = time.perf_counter() - start
     move = decision.move
     if move.seat != view.seat:
