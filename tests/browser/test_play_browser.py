@@ -213,3 +213,40 @@ def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Pa
         for ws in others.values():
             ws.close()
         page.context.close()
+
+
+def test_phone_touch_keyboard_and_labels(browser: Any, server_url: str, artifacts: Path) -> None:
+    body = {"name": "Pat", "level": "random"}
+    request = urllib.request.Request(server_url + "/api/quick", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    play_url = json.loads(urllib.request.urlopen(request, timeout=10).read())["play_url"]
+    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(play_url)
+    page.wait_for_selector("#hand .card")
+    # The whole hand fits a narrow screen, and every card can be reached.
+    boxes = [page.locator("#hand .card").nth(i).bounding_box() for i in range(13)]
+    assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390 and b["y"] + b["height"] <= 800 for b in boxes)
+    # Every control has a name a screen reader can read.
+    unnamed = page.evaluate(
+        "[...document.querySelectorAll('button, select, input, a')]"
+        ".filter(e => !(e.getAttribute('aria-label') || e.textContent.trim() || e.closest('label')))"
+        ".map(e => e.outerHTML)"
+    )
+    assert unnamed == []
+    # Keyboard: arrows move between cards, Enter (or Space) picks one.
+    page.locator("#hand .card").first.focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement === document.querySelectorAll('#hand .card')[1]")
+    page.keyboard.press("Enter")
+    assert page.locator("#hand .card.selected").count() == 1
+    page.keyboard.press("Enter")  # and again un-picks it
+    assert page.locator("#hand .card.selected").count() == 0
+    # Touch: tap three cards and the pass button.
+    for i in (0, 4, 8):  # on the visible left strip of each overlapped card, as a finger would
+        page.locator("#hand .card").nth(i).tap(position={"x": 8, "y": 30})
+    assert page.locator("#hand .card.selected").count() == 3
+    page.locator("#confirm-pass").tap()
+    page.wait_for_selector("#confirm-pass", state="detached")
+    page.screenshot(path=str(artifacts / "phone.png"))
+    context.close()
