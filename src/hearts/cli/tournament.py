@@ -138,7 +138,10 @@ def _print_result(console: object, result: object) -> None:
         "ms/decision",
         "p95 ms",
     ):
-        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=True)
+        if column == "player":  # long specs (cmd:...) fold onto more lines; the figures never wrap
+            table.add_column(column, overflow="fold", max_width=28)
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
     for f in result.figures():
         table.add_row(
             f.label,
