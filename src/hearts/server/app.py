@@ -236,8 +236,9 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         levels = spec.levels or [spec.level] * (spec.players - 1)
         if len(levels) != spec.players - 1:
             raise HTTPException(422, f"'levels' needs {spec.players - 1} levels, one per computer seat, not {len(levels)}")
-        seats = [SeatSpec(kind="human", name=spec.name)] + [SeatSpec(kind="computer", level=lv) for lv in levels]
-        table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options))
+        seats = [SeatSpec(kind="human", level=None, name=spec.name)]
+        seats += [SeatSpec(kind="computer", level=lv, name=None) for lv in levels]
+        table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None))
         out = _links(request, table)
         out["play_url"] = out["seats"][0]["join_url"]
         return out

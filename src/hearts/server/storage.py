@@ -280,11 +280,11 @@ class Storage:
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """(table id, seat) for a join token, (table id, None) for a watch token, else None."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(seats_t.c.table_id, seats_t.c.seat).where(seats_t.c.token == token)).first()
-            if r is not None:
-                return r[0], r[1]
-            r = conn.execute(select(tables_t.c.id).where(tables_t.c.watch_token == token)).first()
-            return (r[0], None) if r is not None else None
+            seat = conn.execute(select(seats_t.c.table_id, seats_t.c.seat).where(seats_t.c.token == token)).first()
+            if seat is not None:
+                return seat[0], seat[1]
+            watch = conn.execute(select(tables_t.c.id).where(tables_t.c.watch_token == token)).first()
+            return (watch[0], None) if watch is not None else None
 
     def history(self, limit: int = 500) -> list[dict[str, Any]]:
         """Every game, newest first: names, seat kinds, totals, winners, hands played."""
@@ -357,10 +357,10 @@ class Storage:
             kinds_of: dict[str, dict[int, str]] = {}
             for s in conn.execute(select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind)):
                 kinds_of.setdefault(s.table_id, {})[s.seat] = s.kind
-        for r in over:
-            winners = set(json.loads(r.winners))
-            for seat, name in enumerate(json.loads(r.names)):
-                e = entry(name, kinds_of.get(r.id, {}).get(seat, "human"))
+        for game in over:
+            winners = set(json.loads(game.winners))
+            for seat, name in enumerate(json.loads(game.names)):
+                e = entry(name, kinds_of.get(game.id, {}).get(seat, "human"))
                 e["games"] += 1
                 e["wins"] += seat in winners
         out = []

@@ -71,9 +71,11 @@ def new_token() -> str:
 
 
 class Sender(Protocol):
-    """What a table needs of a connection: queue a text frame; close it."""
+    """What a table needs of a connection (app.Connection): its seat (None: a spectator), a way to
+    queue a text frame, and a way to close it."""
 
     seat: int | None
+    hinting: bool
 
     def send(self, text: str) -> None: ...
 
@@ -87,7 +89,7 @@ class Seat:
     level: str | None
     token: str | None
     joined: bool = False
-    clients: set[Any] = field(default_factory=set)
+    clients: set[Sender] = field(default_factory=set)
     away_since: float = field(default_factory=time.monotonic)
 
     @property
@@ -172,7 +174,7 @@ class LiveTable:
         self.options = {**DEFAULT_OPTIONS, **row.options}
         self.watch_token = row.watch_token
         self.seats = [Seat(s.seat, s.kind, s.level, s.token, s.joined) for s in row.seats]
-        self.spectators: set[Any] = set()
+        self.spectators: set[Sender] = set()
         self.game = Game(self.rules, seed=self.seed, names=self.names)
         self.seq = 0
         self.lock = asyncio.Lock()
@@ -247,15 +249,15 @@ class LiveTable:
         for client in self._all_clients():
             client.send(text)
 
-    def _all_clients(self) -> list[Any]:
-        out = list(self.spectators)
+    def _all_clients(self) -> list[Sender]:
+        out: list[Sender] = list(self.spectators)
         for s in self.seats:
             out.extend(s.clients)
         return out
 
     # -- connections --------------------------------------------------------------------
 
-    async def attach(self, client: Any) -> None:
+    async def attach(self, client: Sender) -> None:
         async with self.lock:
             seat = client.seat
             if seat is None:
@@ -271,7 +273,7 @@ class LiveTable:
             self._broadcast_presence()
         self.kick()
 
-    async def detach(self, client: Any) -> None:
+    async def detach(self, client: Sender) -> None:
         async with self.lock:
             seat = client.seat
             if seat is None:
@@ -287,7 +289,7 @@ class LiveTable:
 
     # -- actions ------------------------------------------------------------------------
 
-    async def handle(self, client: Any, data: dict[str, Any]) -> str | None:
+    async def handle(self, client: Sender, data: dict[str, Any]) -> str | None:
         """Act on one parsed message from ``client``; return an error text for that client alone, or None."""
         kind = data["type"]
         seat = client.seat
@@ -301,7 +303,7 @@ class LiveTable:
             return f"spectators cannot send {kind!r}: open the table with a seat's link to play"
         if kind == "hint":
             # One hint at a time per connection: hints think in the shared pool with the computer seats.
-            if getattr(client, "hinting", False):
+            if client.hinting:
                 return "a hint is already being worked out for you: wait for it"
             client.hinting = True
             try:
@@ -424,7 +426,7 @@ class LiveTable:
             for c in list(self.spectators):
                 c.send(text)
 
-    async def _hint(self, client: Any) -> str | None:
+    async def _hint(self, client: Sender) -> str | None:
         seat = client.seat
         if seat not in self.game.to_move:
             return "no hint now: it is not your turn to decide"
