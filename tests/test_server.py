@@ -254,6 +254,16 @@ def test_stand_in_plays_for_an_away_person(client: TestClient) -> None:
             v.recv()
     actors = {m.get("actor") for m in v.messages if m["type"] == "update"}
     assert "stand-in" in actors
+    # The person takes the seat back by the same link, and plays for it again.
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        s = Seat(ws, 0)
+        w = s.until("welcome")
+        assert w["table"]["seats"][0]["stand_in"] is False and w["table"]["seats"][0]["connected"] is True
+        while 0 not in s.view["to_move"]:
+            s.until("update")
+        s.send(type="play", card=s.view["legal"][0], seq=s.seq)
+        m = s.until("update")
+        assert m["actor"] == "human" and m["events"][0]["seat"] == 0
 
 
 def test_fill_hint_history_stats_and_replay(client: TestClient) -> None:
