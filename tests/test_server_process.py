@@ -56,6 +56,7 @@ async def _play(uri: str, moves: int) -> dict[str, Any]:
         view: dict[str, Any] = {}
         seq = 0
         made = 0
+        acted_on: list[str] | None = None
         while True:
             m = json.loads(await asyncio.wait_for(ws.recv(), 20))
             assert m["type"] != "error", m
@@ -63,7 +64,11 @@ async def _play(uri: str, moves: int) -> dict[str, Any]:
                 view, seq = m["view"], m["seq"]
             if made >= moves and view.get("phase") == "play" and 0 in view["to_move"]:
                 return {"view": view, "seq": seq}
-            if m["type"] in ("welcome", "update") and 0 in view["to_move"] and made < moves:
+            # Act once per position: an update caused by another seat can arrive before our own move
+            # is acknowledged, and moving again on it would be a (correctly refused) repeated move.
+            fresh = view.get("passed") is None if view.get("phase") == "pass" else view.get("hand") != acted_on
+            if m["type"] in ("welcome", "update") and 0 in view["to_move"] and made < moves and fresh:
+                acted_on = view.get("hand")
                 if view["phase"] == "pass":
                     await ws.send(json.dumps({"type": "pass", "cards": view["hand"][:3], "seq": seq}))
                 else:

@@ -63,7 +63,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# while it is open, and every later test that calls asyncio.run() (Textual's pilot, the server
+# process tests) would fail with "cannot be called from a running event loop".
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
