@@ -23,6 +23,7 @@ import json
 import os
 import platform
 import re
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -98,10 +99,10 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             f"| {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} | {r['wall_s']:.0f} s |"
         )
     lines += ["", "Measured with:", ""]
-    for command, measured, machine, jobs, seed in dict.fromkeys(
-        (r["command"], r["measured"], r["machine"], r["jobs"], r["seed"]) for r in rows
+    for command, measured, machine, jobs, seed, commit in dict.fromkeys(
+        (r["command"], r["measured"], r["machine"], r["jobs"], r["seed"], r.get("commit", "?")) for r in rows
     ):
-        lines.append(f"- `{command}` ({measured}, {machine}, {jobs} worker processes, seed {seed})")
+        lines.append(f"- `{command}` ({measured}, code at {commit}, {machine}, {jobs} worker processes, seed {seed})")
     lines += [
         "",
         "Payoff: the upper level's mean of the other seats' points minus its own, per seat per deal, "
@@ -176,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         row = run_rung(upper, lower, target, deals, args)
         row.update(
             command=command, measured=measured, machine=f"{platform.machine()}, {os.cpu_count()} cores",
-            budget=args.budget, jobs=args.jobs, seed=args.seed,
+            budget=args.budget, jobs=args.jobs, seed=args.seed, commit=_commit(),
         )  # fmt: skip
         rows.append(row)
         print(
@@ -188,6 +189,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": rows}, indent=1) + "\n")
     return _report(rows, args)
+
+
+def _commit() -> str:
+    """The code measured: the checked-out commit, marked when the tree has changes."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
 
 
 def _report(rows: list[dict[str, Any]], args: argparse.Namespace) -> int:
