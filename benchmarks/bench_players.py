@@ -7,8 +7,9 @@
 Decisions are taken along real games: every seat of a table is the measured level, and each
 decision it makes (passes and plays, "only legal card" plays included; they are timed apart)
 is timed with a wall clock, since the players' budgets are wall-clock. Rollouts per second are
-measured twice: the bare default rollout policy playing whole hands from the deal (CPU time), and
-inside the search players' decisions (rollouts they report over the time they took).
+measured three ways: the rollout policy playing whole hands from the deal (CPU time) in Python and
+compiled (numba, the search's inner loop where numba is installed), and inside the search players'
+decisions (rollouts they report over the time they took, sampling worlds included).
 """
 
 from __future__ import annotations
@@ -35,6 +36,31 @@ def bench_rollouts(hands: int, epsilon: float) -> float:
     start = time.process_time()
     for state in states:
         rollout(state.copy(), rng, 0)
+    return hands / (time.process_time() - start)
+
+
+def bench_compiled_rollouts(hands: int, epsilon: float) -> float | None:
+    """Full hands per CPU second of the same policy in compiled code (the search's default inner loop
+    where numba is installed), from the deal; None without numba."""
+    from hearts.players.search import compiled_kernels
+
+    kern = compiled_kernels()
+    if kern is None:
+        return None
+    import numpy as np
+
+    from hearts.fast.bridge import rules_array, state_array
+
+    rules = Rules.preset("no-passing")
+    rng = random.Random(1)
+    worlds = np.stack([state_array(HandState.deal(rules, rng)) for _ in range(hands)])
+    R = rules_array(rules)
+    greedy = np.full((1, rules.players), kern.POLICY_GREEDY, dtype=np.int64)
+    seeds = np.arange(hands, dtype=np.int64)[:, None]
+    args = (R, np.array([-1], dtype=np.int64), greedy, epsilon)
+    kern.search_worlds(worlds[:1], *args, seeds[:1], kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))
+    start = time.process_time()
+    kern.search_worlds(worlds, *args, seeds, kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))
     return hands / (time.process_time() - start)
 
 
@@ -98,7 +124,11 @@ def main() -> None:
     }
     rate = bench_rollouts(args.rollout_hands, 0.1)
     figures["rollout_hands_per_cpu_s"] = rate
-    print(f"default rollout (hard's and expert's), whole hands from the deal: {rate:,.0f}/s, CPU time")
+    print(f"rollout policy in Python (the search without numba), whole hands from the deal: {rate:,.0f}/s, CPU time")
+    fast = bench_compiled_rollouts(args.rollout_hands * 10, 0.1)
+    figures["compiled_rollout_hands_per_cpu_s"] = fast
+    if fast is not None:
+        print(f"the same policy compiled (the search's default with numba): {fast:,.0f}/s, CPU time")
     print()
     print(
         f"{'level':<8} {'budget':>7} {'play mean':>10} {'play max':>9} {'pass mean':>10} {'pass max':>9} {'rollouts/s':>11} {'decisions':>9}"
