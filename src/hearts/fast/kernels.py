@@ -75,7 +75,7 @@ STATE_SIZE = 32
 # -- policies --------------------------------------------------------------------------------
 POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
-POLICY_MOON = 2  #: the first such seat plays for the moon while no other seat has a point (:func:`moon_card`), else greedy
+POLICY_MOON = 2  #: the first such seat runs for the moon while no other has a point (:func:`moon_card`)
 
 SUIT = 0x1FFF
 CLUBS = SUIT

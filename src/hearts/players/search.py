@@ -29,12 +29,20 @@ that plays the :class:`~hearts.core.hand.HandState` ``state`` (a private copy) t
 end of its play, in place, leaving it in the engine's ``HAND_OVER`` or ``MOON_CHOICE``
 phase (e.g. by :meth:`HandState.advance` with the cards it chose), can be passed as
 ``rollout=``; ``shooters`` is a bit set of the seats that play for the moon. The default
-is :func:`greedy_rollout`, a medium-lite policy with some randomness. A compiled rollout
-(numba) can be plugged in there.
+is :func:`greedy_rollout`, a medium-lite policy with some randomness.
+
+**Compiled inner loop.** Where numba is installed (and not disabled), a player built without a
+``rollout`` runs steps 2-3 in compiled code instead: it samples a batch of worlds in Python and
+hands them to :func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and every
+plan) out several times per world with the same policy compiled (``kernels.greedy_card``, checked
+card for card against :func:`make_greedy_rollout` by ``tests/test_fast_search.py``): about ten
+times the rollouts per budget. ``rollout="python"`` keeps the pure-Python loop, which is also the
+fallback without numba.
 
 ``hard`` defaults to 0.3 s per decision and passes like medium; ``expert`` defaults to
 1 s (about three times the worlds) and searches its pass too. The budget is checked after
-every world, so a decision overruns it by at most one world's rollouts (a few ms).
+every world (every batch of worlds in the compiled loop, a batch cut to the time left), so a
+decision overruns it by about one world's rollouts (a few ms).
 """
 
 from __future__ import annotations
@@ -42,8 +50,8 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 from itertools import combinations
+from typing import Any
 
 from hearts.core import CARDS, Card, CardSet, HandState, Phase, Rules, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, cards_of
