@@ -353,3 +353,24 @@ def test_search_runs_compiled_where_numba_is_and_in_python_on_request() -> None:
         game.apply(a.move)
     with pytest.raises(ValueError, match="unknown rollout 'turbo'"):
         make_player("hard", rollout="turbo")
+
+
+def test_without_compiled_code_the_search_falls_back_to_python() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from hearts.core import Game, Rules\n"
+        "from hearts.players import make_player\n"
+        "p = make_player('hard', seed=1, worlds=3, time_budget=5.0)\n"
+        "assert p.kernels is None and p.search_pass is False, (p.kernels, p.search_pass)\n"
+        "g = Game(Rules.preset('no-passing'), seed=2)\n"
+        "for _ in range(6):\n"
+        "    g.apply(p.decide(g.view(g.to_move[0])).move)\n"
+        "print('python', p.last_rollouts)\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("python")
