@@ -56,7 +56,7 @@ async def _play(uri: str, moves: int) -> dict[str, Any]:
         view: dict[str, Any] = {}
         seq = 0
         made = 0
-        acted_on: list[str] | None = None
+        acted_on: tuple[Any, ...] | None = None
         while True:
             m = json.loads(await asyncio.wait_for(ws.recv(), 20))
             assert m["type"] != "error", m
@@ -66,9 +66,11 @@ async def _play(uri: str, moves: int) -> dict[str, Any]:
                 return {"view": view, "seq": seq}
             # Act once per position: an update caused by another seat can arrive before our own move
             # is acknowledged, and moving again on it would be a (correctly refused) repeated move.
-            fresh = view.get("passed") is None if view.get("phase") == "pass" else view.get("hand") != acted_on
-            if m["type"] in ("welcome", "update") and 0 in view["to_move"] and made < moves and fresh:
-                acted_on = view.get("hand")
+            # (An update from another seat's pass can still show our pass as not made, so a pass is
+            # made once per hand; a card once per holding.)
+            position = (view.get("hand_number"), view.get("phase"), None if view.get("phase") == "pass" else view.get("hand"))
+            if m["type"] in ("welcome", "update") and 0 in view["to_move"] and made < moves and position != acted_on:
+                acted_on = position
                 if view["phase"] == "pass":
                     await ws.send(json.dumps({"type": "pass", "cards": view["hand"][:3], "seq": seq}))
                 else:

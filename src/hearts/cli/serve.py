@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import typer
 
 
@@ -59,6 +61,9 @@ def register(app: typer.Typer) -> None:
         # Storage commits and computer players run in threads; a short GIL switch interval hands the
         # event loop back to them (and them back to it) sooner, which cuts latency under load.
         sys.setswitchinterval(0.001)
+        # Load (or, on a first run, compile) the search players' numba kernels in the background now,
+        # so the first hard or expert seat or hint does not wait for them.
+        threading.Thread(target=_warm_search_kernels, name="hearts-warm-up", daemon=True).start()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"hearts: open http://{shown}:{port}/ to play  (database: {url})")
         uvicorn.run(
@@ -71,3 +76,12 @@ def register(app: typer.Typer) -> None:
             ws_ping_timeout=20,
             ws_per_message_deflate=compress,
         )
+
+
+def _warm_search_kernels() -> None:
+    try:
+        from hearts.players.search import compiled_kernels
+
+        compiled_kernels()
+    except Exception:  # noqa: BLE001 - without the kernels the players search in Python; nothing is lost
+        pass

@@ -48,6 +48,7 @@ decision overruns it by about one world's rollouts (a few ms).
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from itertools import combinations
@@ -255,6 +256,7 @@ def compiled_rollout(epsilon: float = 0.1) -> Rollout | None:
 
 
 _COMPILED: object = None  # the loaded kernels module, False when unavailable, None before the first look
+_COMPILING = threading.Lock()
 
 
 def compiled_kernels() -> Any:
@@ -262,35 +264,41 @@ def compiled_kernels() -> Any:
     process), else None. Imported on first use: numba takes about half a second to import."""
     global _COMPILED
     if _COMPILED is None:
-        import importlib.util
-        import os
-
-        if importlib.util.find_spec("numba") is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-            _COMPILED = False
-        else:
-            import numpy as np
-
-            from hearts.fast import kernels
-            from hearts.fast.bridge import rules_array, state_array
-
-            # Compile (or load from numba's disk cache) now, not inside a timed decision.
-            rules = Rules()
-            hands = [0] * 4
-            for c in range(52):
-                hands[c % 4] |= 1 << c
-            S = state_array(HandState(rules, hands, 3))
-            kernels.search_worlds(
-                S[None, :],
-                rules_array(rules),
-                np.array([0], dtype=np.int64),
-                np.full((1, 4), kernels.POLICY_GREEDY, dtype=np.int64),
-                0.1,
-                np.zeros((1, 1), dtype=np.int64),
-                kernels.CHOICE_BEST,
-                np.zeros(4, dtype=np.int64),
-            )
-            _COMPILED = kernels
+        with _COMPILING:  # one thread loads or compiles; the others (server seats, a warm-up) wait for it
+            if _COMPILED is None:
+                _COMPILED = _load_kernels()
     return _COMPILED or None
+
+
+def _load_kernels() -> Any:
+    """The kernels module compiled (or loaded from numba's disk cache), or False without numba."""
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("numba") is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    import numpy as np
+
+    from hearts.fast import kernels
+    from hearts.fast.bridge import rules_array, state_array
+
+    # Compile (or load from numba's disk cache) now, not inside a timed decision.
+    rules = Rules()
+    hands = [0] * 4
+    for c in range(52):
+        hands[c % 4] |= 1 << c
+    S = state_array(HandState(rules, hands, 3))
+    kernels.search_worlds(
+        S[None, :],
+        rules_array(rules),
+        np.array([0], dtype=np.int64),
+        np.full((1, 4), kernels.POLICY_GREEDY, dtype=np.int64),
+        0.1,
+        np.zeros((1, 1), dtype=np.int64),
+        kernels.CHOICE_BEST,
+        np.zeros(4, dtype=np.int64),
+    )
+    return kernels
 
 
 def _representative(cands: list[int], card: int) -> int:

@@ -432,10 +432,13 @@ class LiveTable:
             return "no hint now: it is not your turn to decide"
         view = self.game.view(seat)
         level = hint_level()
-        player = make_player(level, seed=self.seq, time_budget=min(1.0, float(self.options["think"])))
+        seed, budget = self.seq, min(1.0, float(self.options["think"]))
         loop = asyncio.get_running_loop()
         try:
-            decision = await loop.run_in_executor(self.manager.executor, player.decide, view)
+            # Made and asked in the thinking pool: making a search player can load compiled kernels.
+            decision = await loop.run_in_executor(
+                self.manager.executor, lambda: make_player(level, seed=seed, time_budget=budget).decide(view)
+            )
         except Exception as exc:  # noqa: BLE001 - a hint failing must not hurt the table
             log.exception("hint failed at table %s", self.id)
             return f"no hint: the {level} player failed ({exc})"
@@ -506,7 +509,9 @@ class LiveTable:
                 await asyncio.sleep(float(self.options["pause"]))  # a visible pause, so people can follow
             view = self.game.view(seat)
             try:
-                player = self._player(seat, actor)
+                # Made in the thinking pool too: a search player's first construction in this
+                # process loads (or compiles) its numba kernels, which must not stall the event loop.
+                player = await loop.run_in_executor(self.manager.executor, self._player, seat, actor)
                 decision = await loop.run_in_executor(self.manager.executor, player.decide, view)
                 move = decision.move
             except Exception:  # noqa: BLE001 - a broken bot must not stop the table
