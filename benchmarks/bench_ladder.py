@@ -171,13 +171,14 @@ def main(argv: list[str] | None = None) -> int:
 
     command = ("python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
     measured = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    commit = _commit()  # before playing: the workers import the players as they are now
     rows = []
     for upper, lower, target, deals in rungs:
         print(f"{upper} vs {lower}: {deals} deals ...", flush=True)
         row = run_rung(upper, lower, target, deals, args)
         row.update(
             command=command, measured=measured, machine=f"{platform.machine()}, {os.cpu_count()} cores",
-            budget=args.budget, jobs=args.jobs, seed=args.seed, commit=_commit(),
+            budget=args.budget, jobs=args.jobs, seed=args.seed, commit=commit,
         )  # fmt: skip
         rows.append(row)
         print(
