@@ -19,6 +19,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown: a command's docstring paragraphs are re-flowed to the terminal's width, not broken
+    # where the source lines break.
+    rich_markup_mode="markdown",
 )
 
 
