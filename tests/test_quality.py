@@ -1,4 +1,4 @@
-"""The code's own bar, checked with every test run: the engine is mypy-clean and the tree lint-clean."""
+"""The code's own bar, checked with every test run: the package is mypy-clean and the tree lint-clean."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
-def test_core_is_mypy_clean() -> None:
+def test_package_is_mypy_clean() -> None:
     pytest.importorskip("mypy")
-    result = _run("mypy")  # pyproject's [tool.mypy]: hearts.core, untyped definitions refused
+    result = _run("mypy")  # pyproject's [tool.mypy]: the whole hearts package, untyped definitions refused
     assert result.returncode == 0, result.stdout + result.stderr
 
 

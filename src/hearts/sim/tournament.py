@@ -548,8 +548,8 @@ class TournamentResult:
             for (new,), p in zip(model.rate(teams, ranks=ranks), present, strict=True):
                 ratings[labels[p]] = new
             matches += 1
-        rows = [{"player": label, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for label, r in ratings.items()]
-        rows.sort(key=lambda row: -row["ordinal"])
+        rated = sorted(ratings.items(), key=lambda item: -item[1].ordinal())
+        rows = [{"player": label, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for label, r in rated]
         return f"{matches} {kind}s", rows
 
     def to_dict(self, include_tables: bool = True) -> dict[str, Any]:
