@@ -359,6 +359,9 @@ class SearchPlayer(MediumPlayer):
     world_cap = 1000
     #: Points (utility) by which a searched card must beat the rule-based choice to replace it.
     prior_margin = 1.0
+    #: Whether the pass is searched when ``search_pass`` is not given; None: where the compiled
+    #: inner loop runs (the Python loop is too slow to search a pass in the budget).
+    default_search_pass: bool | None = False
 
     def __init__(
         self,
@@ -368,7 +371,7 @@ class SearchPlayer(MediumPlayer):
         worlds: int | None = None,
         rollout: Rollout | str | None = None,
         epsilon: float = 0.1,
-        search_pass: bool = False,
+        search_pass: bool | None = None,
         moon_plan: bool = True,
         prior_margin: float | None = None,
     ) -> None:
@@ -376,7 +379,7 @@ class SearchPlayer(MediumPlayer):
         not the budget, ends the search the player is fully deterministic for a seed); ``rollout``
         replaces the rollout policy (a callable, or ``"compiled"``);
         ``epsilon`` is the default rollout's chance of a random card; ``search_pass`` searches the
-        pass too; ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
+        pass too (default :attr:`default_search_pass`); ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
         points a searched move must gain over the rule-based one to replace it."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
@@ -397,7 +400,8 @@ class SearchPlayer(MediumPlayer):
         elif rollout is None:
             self.kernels = compiled_kernels()
         self.rollout = rollout or (greedy_rollout if epsilon == 0.1 else make_greedy_rollout(epsilon))
-        self.search_pass = search_pass
+        wanted = self.default_search_pass if search_pass is None else search_pass
+        self.search_pass = self.kernels is not None if wanted is None else wanted
         self.moon_plan = moon_plan
         if prior_margin is not None:
             self.prior_margin = float(prior_margin)
@@ -737,38 +741,16 @@ def _quick_pass(rules: Rules, hand: int) -> int:
 
 
 class HardPlayer(SearchPlayer):
-    """Monte Carlo search, 0.3 s per decision, and a searched pass (where the compiled loop runs)."""
+    """Monte Carlo search, 0.3 s per decision, and a searched pass (where the compiled loop runs).
+
+    The pass is searched by default with the compiled inner loop (about 300 deals in the budget; a
+    paired check against medium showed a small, not yet significant gain) and not without it
+    (medium's pass, as before: the Python loop plays about a tenth of the deals, and that setting
+    was not measured)."""
 
     name = "hard"
     default_budget = 0.3
-
-    def __init__(
-        self,
-        seed: int | None = None,
-        time_budget: float | None = None,
-        *,
-        worlds: int | None = None,
-        rollout: Rollout | str | None = None,
-        epsilon: float = 0.1,
-        search_pass: bool | None = None,
-        moon_plan: bool = True,
-        prior_margin: float | None = None,
-    ) -> None:
-        """As :class:`SearchPlayer`; ``search_pass`` defaults to on with the compiled inner loop
-        (about 300 deals in the budget; a paired check against medium showed a small, not yet
-        significant gain) and off without it (medium's pass, as before: the Python loop plays about
-        a tenth of the deals, and that setting was not measured)."""
-        super().__init__(
-            seed,
-            time_budget,
-            worlds=worlds,
-            rollout=rollout,
-            epsilon=epsilon,
-            search_pass=False,
-            moon_plan=moon_plan,
-            prior_margin=prior_margin,
-        )
-        self.search_pass = self.kernels is not None if search_pass is None else search_pass
+    default_search_pass = None
 
 
 class ExpertPlayer(SearchPlayer):
@@ -779,26 +761,4 @@ class ExpertPlayer(SearchPlayer):
     #: With the compiled loop hard reaches its 1,000 worlds in about half its budget early in a
     #: hand; expert's larger budget buys more worlds only with a higher cap.
     world_cap = 4000
-
-    def __init__(
-        self,
-        seed: int | None = None,
-        time_budget: float | None = None,
-        *,
-        worlds: int | None = None,
-        rollout: Rollout | str | None = None,
-        epsilon: float = 0.1,
-        search_pass: bool = True,
-        moon_plan: bool = True,
-        prior_margin: float | None = None,
-    ) -> None:
-        super().__init__(
-            seed,
-            time_budget,
-            worlds=worlds,
-            rollout=rollout,
-            epsilon=epsilon,
-            search_pass=search_pass,
-            moon_plan=moon_plan,
-            prior_margin=prior_margin,
-        )
+    default_search_pass = True
