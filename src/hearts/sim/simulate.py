@@ -346,7 +346,16 @@ def simulate(
             cpu_recording += time.process_time() - cpu_began
     seconds = time.perf_counter() - start - recording
     cpu_seconds = time.process_time() - cpu_start - cpu_recording
-    seats = tuple(
+    seats = _seat_figures(config, tally)
+    return SimulationResult(
+        config, tally.hands, seconds, games, tally.games_finished, seats, sum(tally.moons), recording, cpu_seconds
+    )
+
+
+def _seat_figures(config: SimulationConfig, tally: _Tally) -> tuple[SeatFigures, ...]:
+    """Each seat's figures from the tally, the same for the engine path and the compiled one."""
+    n = config.rules.players
+    return tuple(
         SeatFigures(
             seat=s,
             name=seat_name(s, n),
@@ -357,9 +366,6 @@ def simulate(
             wins=tally.wins[s],
         )
         for s in range(n)
-    )
-    return SimulationResult(
-        config, tally.hands, seconds, games, tally.games_finished, seats, sum(tally.moons), recording, cpu_seconds
     )
 
 
@@ -389,18 +395,7 @@ def _simulate_fast(config: SimulationConfig, progress: Progress | None) -> Simul
     tally.moons = [int(x) for x in np.bincount(result.shooters[result.shooters >= 0], minlength=n)]
     tally.wins = result.wins()
     tally.games_finished = result.games_finished
-    seats = tuple(
-        SeatFigures(
-            seat=s,
-            name=seat_name(s, n),
-            player=config.players[s],
-            total=tally.total[s],
-            points=tally.estimate(s),
-            moons=tally.moons[s],
-            wins=tally.wins[s],
-        )
-        for s in range(n)
-    )
+    seats = _seat_figures(config, tally)
     return SimulationResult(
         config, tally.hands, seconds, result.games, tally.games_finished, seats, sum(tally.moons), 0.0, cpu_seconds
     )
