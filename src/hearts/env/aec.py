@@ -19,11 +19,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from hearts.core import Rules
-from hearts.env.encoding import ACTION_COUNT
-from hearts.env.table import Episode, Reward, Table, agent_name, observation_space, render_text
+from hearts.env.table import Episode, Reward, TableAgents, render_text
 
 
-class HeartsEnv(AECEnv):
+class HeartsEnv(TableAgents, AECEnv):
     """Hearts as a PettingZoo AEC environment over the real engine.
 
     Agents are ``player_0`` ... ``player_{n-1}`` (seat 0 is South at four seats).
@@ -53,27 +52,7 @@ class HeartsEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.table = Table(rules, episode, reward, names)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
-        n = self.table.players
-        self.possible_agents = [agent_name(s) for s in range(n)]
-        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space(n) for a in self.possible_agents}
-        self.action_spaces = {a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
-        self.np_random, self.np_random_seed = seeding.np_random(None)
-        self.agents: list[str] = []
-
-    @property
-    def rules(self) -> Rules:
-        return self.table.rules
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
+        self._set_up(rules, episode, reward, names, render_mode)
 
     def seat_of(self, agent: str) -> int:
         """The seat number of ``agent``."""

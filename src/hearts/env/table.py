@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -311,3 +311,51 @@ def render_text(table: Table, seat: int | None) -> str:
     if chosen:
         text += f"\nchosen to pass so far: {CardSet(chosen)}"
     return text
+
+
+class TableAgents:
+    """What the AEC and the parallel environment share: a :class:`Table`, its agents, their spaces.
+
+    A mixin placed before PettingZoo's base class, so its methods are the ones used.
+    """
+
+    metadata: dict[str, Any]
+    table: Table
+    render_mode: str | None
+    possible_agents: list[str]
+    agents: list[str]
+
+    def _set_up(
+        self,
+        rules: Rules | str | None,
+        episode: Episode | str,
+        reward: Reward | str,
+        names: Sequence[str] | None,
+        render_mode: str | None,
+    ) -> None:
+        import gymnasium
+        from gymnasium.utils import seeding
+
+        from hearts.env.encoding import ACTION_COUNT
+
+        self.table = Table(rules, episode, reward, names)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        n = self.table.players
+        self.possible_agents = [agent_name(s) for s in range(n)]
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: observation_space(n) for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self.np_random, self.np_random_seed = seeding.np_random(None)
+        self.agents = []
+
+    @property
+    def rules(self) -> Rules:
+        return self.table.rules
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
