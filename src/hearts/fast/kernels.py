@@ -814,6 +814,26 @@ def simulate_hands_parallel(
 
 
 @njit
+def _mean_rollouts(
+    S0: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, n: int, moon_choice: int
+) -> np.ndarray:
+    """Each seat's mean hand score over ``n`` play-outs of ``S0`` (left unchanged), drawing from the
+    generator as it stands: the one loop behind :func:`rollout` and :func:`rollout_worlds`."""
+    players = R[R_PLAYERS]
+    total = np.zeros(players, dtype=np.float64)
+    S = np.empty_like(S0)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    no_trace = np.zeros(0, dtype=np.int64)
+    for _ in range(n):
+        S[:] = S0
+        play_out(S, R, policies, eps, no_trace)
+        score_hand(S, R, moon_choice, row)
+        for s in range(players):
+            total[s] += row[s]
+    return total / max(n, 1)
+
+
+@njit
 def rollout(
     S0: np.ndarray,
     R: np.ndarray,
@@ -829,18 +849,7 @@ def rollout(
     final score would.
     """
     np.random.seed(seed)
-    players = R[R_PLAYERS]
-    total = np.zeros(players, dtype=np.float64)
-    S = np.empty_like(S0)
-    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    no_trace = np.zeros(0, dtype=np.int64)
-    for _ in range(n):
-        S[:] = S0
-        play_out(S, R, policies, eps, no_trace)
-        score_hand(S, R, moon_choice, row)
-        for s in range(players):
-            total[s] += row[s]
-    return total / max(n, 1)
+    return _mean_rollouts(S0, R, policies, eps, n, moon_choice)
 
 
 @njit
@@ -858,19 +867,10 @@ def rollout_worlds(
     Returns means[len(worlds), players]; one generator stream runs through all worlds.
     """
     np.random.seed(seed)
-    players = R[R_PLAYERS]
-    out = np.zeros((worlds.shape[0], players), dtype=np.float64)
-    S = np.empty(STATE_SIZE, dtype=np.int64)
-    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    no_trace = np.zeros(0, dtype=np.int64)
+    out = np.zeros((worlds.shape[0], R[R_PLAYERS]), dtype=np.float64)
     for w in range(worlds.shape[0]):
-        for _ in range(n):
-            S[:] = worlds[w]
-            play_out(S, R, policies, eps, no_trace)
-            score_hand(S, R, moon_choice, row)
-            for s in range(players):
-                out[w, s] += row[s]
-    return out / max(n, 1)
+        out[w] = _mean_rollouts(worlds[w], R, policies, eps, n, moon_choice)
+    return out
 
 
 @njit
@@ -969,20 +969,11 @@ def rollout_worlds_parallel(
 ) -> np.ndarray:
     """:func:`rollout_worlds` over all cores: world ``w`` is played by one thread, seeded ``seed + w``
     (so the result does not depend on the threads)."""
-    players = R[R_PLAYERS]
-    out = np.zeros((worlds.shape[0], players), dtype=np.float64)
+    out = np.zeros((worlds.shape[0], R[R_PLAYERS]), dtype=np.float64)
     for w in prange(worlds.shape[0]):
         np.random.seed(seed + w)
-        S = np.empty(STATE_SIZE, dtype=np.int64)
-        row = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        no_trace = np.zeros(0, dtype=np.int64)
-        for _ in range(n):
-            S[:] = worlds[w]
-            play_out(S, R, policies, eps, no_trace)
-            score_hand(S, R, moon_choice, row)
-            for s in range(players):
-                out[w, s] += row[s]
-    return out / max(n, 1)
+        out[w] = _mean_rollouts(worlds[w], R, policies, eps, n, moon_choice)
+    return out
 
 
 @njit
