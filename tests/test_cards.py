@@ -111,3 +111,16 @@ def test_suit_masks_partition_the_deck() -> None:
         union |= suit.mask
         assert all(c.suit is suit for c in CardSet.suit(suit))
     assert union == CardSet.deck().mask
+
+
+def test_card_sets_and_views_pickle_and_copy() -> None:
+    """Views go to worker processes and caches: a CardSet must pickle and copy by its mask."""
+    import copy
+    import pickle
+
+    from hearts.core import Game, Rules
+
+    cs = CardSet.parse("2C QS 10H")
+    assert pickle.loads(pickle.dumps(cs)) == cs and copy.deepcopy(cs) == cs and copy.copy(cs) == cs
+    view = Game(Rules(), seed=1).view(2)
+    assert pickle.loads(pickle.dumps(view)) == view

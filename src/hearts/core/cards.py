@@ -190,6 +190,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        # Pickle (and copy) by the mask: the default protocol would set the slot, which is refused.
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str) -> CardSet:
         """Cards separated by spaces or commas: ``'2C 10C, QS'``."""

@@ -1013,3 +1013,84 @@ def play_hand_traced(
     row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
     row[MAX_PLAYERS] = play_hand(S, R, hand_number, policies, eps, moon_choice, row, deck, passed, trace)
     return row
+
+
+# -- inference: how likely a sampled world makes the plays seen so far -------------------------
+
+
+@njit
+def _plausible_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, card: int) -> bool:
+    """Whether :func:`greedy_card`'s lead (without its random card) could be ``card``: the spade
+    under Q♠ that flushes her, or else the lowest card of a suit whose noisy rank (hearts two
+    higher, plus up to three at random) can come out lowest."""
+    n = R[R_PLAYERS]
+    hand = S[S_HANDS + seat]
+    under_q = legal & UNDER_QUEEN
+    if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
+        taken = 0
+        for s in range(n):
+            taken |= S[S_TAKEN + s]
+        if not taken & QS_BIT:
+            return card == highest_card(under_q)
+    pick = legal
+    if hand & QS_BIT and legal & ~SPADES:
+        pick = legal & ~SPADES
+    low = 99
+    for suit in range(4):
+        chunk = pick & (SUIT << (13 * suit))
+        if chunk:
+            r = lowest_card(chunk) % 13 + (2 if suit == 3 else 0)
+            if r < low:
+                low = r
+    chunk = pick & (SUIT << (13 * (card // 13)))
+    if not chunk or lowest_card(chunk) != card:
+        return False
+    return card % 13 + (2 if card // 13 == 3 else 0) < low + 3
+
+
+@njit
+def play_log_likelihoods(
+    starts: np.ndarray, R: np.ndarray, plays: np.ndarray, me: int, log_miss: float, log_lead_miss: float
+) -> np.ndarray:
+    """For each sampled world, how well the greedy rollout policy explains the other seats' plays so far.
+
+    ``starts[w, s]`` is seat ``s``'s hand at the start of play in world ``w`` (its cards now plus
+    those it has played); ``plays`` the cards played in this hand in order. Every play by a seat
+    other than ``me`` that had a choice is compared with :func:`greedy_card` (without its random
+    card) from that world's position: a follow or discard it would not have made adds
+    ``log_miss`` to the world's log-likelihood, a lead it would not have made ``log_lead_miss``.
+    The result weights the worlds of a search (a deal in which an opponent ducked with 5♠ when it
+    "held" 10♠ under J♠ is less likely than one in which it had no spade between them).
+    """
+    W = starts.shape[0]
+    n = R[R_PLAYERS]
+    out = np.zeros(W, dtype=np.float64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    for w in range(W):
+        for s in range(MAX_PLAYERS):
+            S[S_HANDS + s] = starts[w, s] if s < n else 0
+        reset_state(S, R)
+        start_play(S, R)
+        logw = 0.0
+        for i in range(plays.shape[0]):
+            card = plays[i]
+            seat = S[S_TURN]
+            if seat != me:
+                legal = legal_mask(S, R)
+                if legal & (legal - 1):
+                    tl = S[S_TRICK_LEN]
+                    if tl == 0:
+                        if not _plausible_lead(S, R, legal, seat, card):
+                            logw += log_lead_miss
+                    else:
+                        best = S[S_TRICK]
+                        best_seat = S[S_LEADER]
+                        for j in range(1, tl):
+                            if beats(S[S_TRICK + j], best):
+                                best = S[S_TRICK + j]
+                                best_seat = (S[S_LEADER] + j) % n
+                        if greedy_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0) != card:
+                            logw += log_miss
+            advance(S, R, card)
+        out[w] = logw
+    return out

@@ -24,6 +24,15 @@ itself playing for the moon in the rollouts and keeps that plan when it scores b
 run for the moon and the defenders' rollout policy takes a heart off it, so the search
 values stopping it.
 
+**Inference (expert).** The hard constraints (voids, passed cards) say where cards cannot
+be; how the other seats played says where they probably are. With ``inference`` (expert's
+default, compiled loop only) every sampled world is weighted by how well the rollout policy
+explains each other seat's plays so far in it (:func:`hearts.fast.kernels.play_log_likelihoods`):
+a follow or discard the policy would not have made from that world's hand multiplies the
+world's weight by :attr:`SearchPlayer.miss_weight` (0.15), a lead by ``lead_miss_weight`` (0.4).
+A seat that ducked under J♠ with 5♠ probably holds no 10♠; one that led a low club from a hand
+"holding" 2♦ probably held no 2♦. Means and the margin test are then taken over the weights.
+
 **The rollout is one replaceable piece.** Any callable ``rollout(state, rng, shooters)``
 that plays the :class:`~hearts.core.hand.HandState` ``state`` (a private copy) to the
 end of its play, in place, leaving it in the engine's ``HAND_OVER`` or ``MOON_CHOICE``
@@ -47,6 +56,7 @@ decision overruns it by about one world's rollouts (a few ms).
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -306,11 +316,20 @@ def _representative(cands: list[int], card: int) -> int:
     return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
 
 
-def _clearly_better(a: list[float], b: list[float], margin: float) -> bool:
+def _clearly_better(a: list[float], b: list[float], margin: float, weights: list[float] | None = None) -> bool:
     """Whether outcomes ``a`` beat ``b`` (paired, world by world) by more than ``margin`` plus one
-    standard error of the mean difference."""
+    standard error of the mean difference (the weighted mean and its standard error over the
+    effective number of worlds when the worlds carry ``weights``)."""
     n = len(a)
     diffs = [x - y for x, y in zip(a, b, strict=True)]
+    if weights is not None:
+        total = sum(weights)
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        ess = total * total / sum(w * w for w in weights)
+        if ess < 2:
+            return False  # one world carries nearly all the weight: too little evidence to move
+        return mean > margin + (var / (ess - 1)) ** 0.5
     mean = sum(diffs) / n
     if n < 2:
         return mean > margin
@@ -362,6 +381,13 @@ class SearchPlayer(MediumPlayer):
     #: Whether the pass is searched when ``search_pass`` is not given; None: where the compiled
     #: inner loop runs (the Python loop is too slow to search a pass in the budget).
     default_search_pass: bool | None = False
+    #: Whether sampled worlds are weighted by how well they explain the plays seen (the compiled
+    #: loop only) when ``inference`` is not given.
+    default_inference = False
+    #: Inference: the relative likelihood of a follow or discard the rollout policy would not
+    #: have made, and of such a lead (leads are noisier, so they say less).
+    miss_weight = 0.15
+    lead_miss_weight = 0.4
 
     def __init__(
         self,
@@ -374,13 +400,16 @@ class SearchPlayer(MediumPlayer):
         search_pass: bool | None = None,
         moon_plan: bool = True,
         prior_margin: float | None = None,
+        inference: bool | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
         not the budget, ends the search the player is fully deterministic for a seed); ``rollout``
         replaces the rollout policy (a callable, or ``"compiled"``);
         ``epsilon`` is the default rollout's chance of a random card; ``search_pass`` searches the
         pass too (default :attr:`default_search_pass`); ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
-        points a searched move must gain over the rule-based one to replace it."""
+        points a searched move must gain over the rule-based one to replace it; ``inference`` weighs
+        each sampled world by how likely it makes the plays seen so far (default
+        :attr:`default_inference`; needs the compiled loop)."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -405,6 +434,12 @@ class SearchPlayer(MediumPlayer):
         self.moon_plan = moon_plan
         if prior_margin is not None:
             self.prior_margin = float(prior_margin)
+        wanted_inference = self.default_inference if inference is None else inference
+        self.inference = bool(wanted_inference) and self.kernels is not None
+        self._log_miss = math.log(self.miss_weight)
+        self._log_lead_miss = math.log(self.lead_miss_weight)
+        #: The effective number of worlds behind the last weighted decision.
+        self.last_ess = 0.0
         #: Figures of the last decision: worlds sampled and rollouts played.
         self.last_worlds = 0
         self.last_rollouts = 0
@@ -466,10 +501,16 @@ class SearchPlayer(MediumPlayer):
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
         search = self._search_compiled if self.kernels is not None else self._search_python
-        vals, own, worlds, rollouts = search(view, k, rng, cands, plans, defence, endgame, deadline)
+        vals, own, worlds, rollouts, weights = search(view, k, rng, cands, plans, defence, endgame, deadline)
         self.last_worlds = worlds
         self.last_rollouts = rollouts
-        sums = [[sum(v) for v in row] for row in vals]
+        if weights is None:
+            sums = [[sum(v) for v in row] for row in vals]
+            norm = float(worlds)
+        else:
+            sums = [[sum(w * x for w, x in zip(weights, v, strict=True)) for v in row] for row in vals]
+            norm = sum(weights)
+            self.last_ess = norm * norm / sum(w * w for w in weights)
         best_p, best_i = max(
             ((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]]
         )
@@ -477,16 +518,18 @@ class SearchPlayer(MediumPlayer):
         # margin of prior_margin points plus one standard error of the paired difference.
         hint_i = _representative(cands, hint)
         if (best_p, best_i) != (0, hint_i) and not _clearly_better(
-            vals[best_p][best_i], vals[0][hint_i], self.prior_margin
+            vals[best_p][best_i], vals[0][hint_i], self.prior_margin, weights
         ):
             best_p, best_i = 0, hint_i
         card = cands[best_i]
         ranked = sorted(range(len(cands)), key=lambda i: -sums[best_p][i])
-        exp = own[best_p][best_i] / worlds
+        exp = own[best_p][best_i] / norm
         runner = next((i for i in ranked if i != best_i), None)
         tail = f"{exp:.1f} pts expected over {worlds} worlds"
+        if weights is not None:
+            tail += f" weighted by the plays seen (about {self.last_ess:.0f} worth)"
         if runner is not None:
-            tail += f", {sym(cands[runner])} {own[best_p][runner] / worlds:.1f}"
+            tail += f", {sym(cands[runner])} {own[best_p][runner] / norm:.1f}"
         if plans[best_p]:
             return CARDS[card], f"moon plan: {sym(card)} ({tail})"
         if threat >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
@@ -506,9 +549,10 @@ class SearchPlayer(MediumPlayer):
         defence: int,
         endgame: bool,
         deadline: float,
-    ) -> tuple[list[list[list[float]]], list[list[float]], int, int]:
+    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
         """Every candidate under every plan in sampled worlds, one :attr:`rollout` each; returns the
-        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts."""
+        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts, and
+        the worlds' weights (None: equal; this loop does not weigh them)."""
         me = view.seat
         vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
         own = [[0.0] * len(cands) for _ in plans]
@@ -535,7 +579,7 @@ class SearchPlayer(MediumPlayer):
                 break
             if time.perf_counter() >= deadline:
                 break
-        return vals, own, worlds, worlds * len(cands) * len(plans)
+        return vals, own, worlds, worlds * len(cands) * len(plans), None
 
     #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
     #: and a batch is cut to what fits in the time left).
@@ -556,10 +600,12 @@ class SearchPlayer(MediumPlayer):
         defence: int,
         endgame: bool,
         deadline: float,
-    ) -> tuple[list[list[list[float]]], list[list[float]], int, int]:
+    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
         """:meth:`_search_python` with the rollouts in compiled code (:func:`hearts.fast.kernels.search_worlds`):
         a batch of sampled worlds per call, several rollouts per world (their mean utility is the
-        world's value), every candidate and plan on the same random numbers."""
+        world's value), every candidate and plan on the same random numbers. With :attr:`inference`
+        each world is weighted by how well the rollout policy explains the other seats' plays so
+        far in it (:func:`hearts.fast.kernels.play_log_likelihoods`)."""
         import numpy as np
 
         from hearts.fast.bridge import _rules_array_shared, state_array
@@ -581,7 +627,18 @@ class SearchPlayer(MediumPlayer):
         reps = max(1, min(self.max_repeats, self.rollouts_per_world // (len(cands) * len(plans))))
         base: Any = None
         chunks_u: list[Any] = []
-        own = np.zeros((len(plans), len(cands)))
+        chunks_own: list[Any] = []
+        chunks_logw: list[Any] = []
+        infer = self.inference and view.tricks  # nothing to explain before the first trick is done
+        if infer:
+            played_by = [0] * n
+            seen: list[int] = []
+            for t in (*view.tricks, view.trick):
+                for s, c in t.plays(n):
+                    played_by[s] |= 1 << c
+                    seen.append(c)
+            plays = np.array(seen, dtype=np.int64)
+            played = np.array(played_by, dtype=np.int64)
         worlds = 0
         began = time.perf_counter()
         batch = 2  # a first small batch measures the time a world takes here
@@ -595,7 +652,10 @@ class SearchPlayer(MediumPlayer):
             seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
             scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
-            own += scores[..., me].sum(axis=(0, 1)) / reps
+            chunks_own.append(scores[..., me].mean(axis=1))
+            if infer:
+                starts = np.array(sampled, dtype=np.int64) | played
+                chunks_logw.append(kern.play_log_likelihoods(starts, R, plays, me, self._log_miss, self._log_lead_miss))
             worlds += batch
             now = time.perf_counter()
             if now >= deadline:
@@ -605,8 +665,17 @@ class SearchPlayer(MediumPlayer):
             per_world = (now - began) / worlds
             batch = max(1, min(self.world_batch, int((deadline - now) / per_world)))
         u = np.concatenate(chunks_u)  # [world, plan, card]
+        mine = np.concatenate(chunks_own)
+        weights = None
+        if infer:
+            logw = np.concatenate(chunks_logw)
+            w = np.exp(logw - logw.max())
+            weights = w.tolist()
+            own = (mine * w[:, None, None]).sum(axis=0)
+        else:
+            own = mine.sum(axis=0)
         vals = [[u[:, p, i].tolist() for i in range(len(cands))] for p in range(len(plans))]
-        return vals, own.tolist(), worlds, worlds * reps * len(cands) * len(plans)
+        return vals, own.tolist(), worlds, worlds * reps * len(cands) * len(plans), weights
 
     @staticmethod
     def _utilities(view: SeatView, scores: Any, endgame: bool) -> Any:
@@ -754,7 +823,8 @@ class HardPlayer(SearchPlayer):
 
 
 class ExpertPlayer(SearchPlayer):
-    """Monte Carlo search, 1 s per decision, and a searched pass."""
+    """Monte Carlo search, 1 s per decision, a searched pass, and worlds weighted by how well they
+    explain the other seats' plays (inference)."""
 
     name = "expert"
     default_budget = 1.0
@@ -762,3 +832,6 @@ class ExpertPlayer(SearchPlayer):
     #: hand; expert's larger budget buys more worlds only with a higher cap.
     world_cap = 4000
     default_search_pass = True
+    #: Expert weighs its worlds by the plays seen (where the compiled loop runs): its larger world
+    #: cap keeps enough effective worlds once they are weighted.
+    default_inference = True
