@@ -29,7 +29,12 @@ _MOON_CODES = {
 }
 
 #: Policy names accepted by :func:`simulate` and :func:`rollout`.
-POLICIES: dict[str, int] = {"random": k.POLICY_RANDOM, "greedy": k.POLICY_GREEDY, "moon": k.POLICY_MOON}
+POLICIES: dict[str, int] = {
+    "random": k.POLICY_RANDOM,
+    "greedy": k.POLICY_GREEDY,
+    "moon": k.POLICY_MOON,
+    "smart": k.POLICY_SMART,
+}
 
 #: Default chance that the greedy policy plays (or passes) a random card instead: enough
 #: noise that rollouts from one position do not all play out the same way.

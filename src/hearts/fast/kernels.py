@@ -76,6 +76,7 @@ STATE_SIZE = 32
 POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
 POLICY_MOON = 2  #: the first such seat runs for the moon while no other has a point (:func:`moon_card`)
+POLICY_SMART = 3  #: :func:`greedy_card` with a lead that sees which leads must win the trick (:func:`smart_card`)
 
 SUIT = 0x1FFF
 CLUBS = SUIT
@@ -439,6 +440,59 @@ def greedy_card(
 
 
 @njit
+def smart_card(
+    S: np.ndarray,
+    R: np.ndarray,
+    legal: int,
+    seat: int,
+    trick_len: int,
+    best: int,
+    best_seat: int,
+    tmask: int,
+    running: int,
+    eps: float,
+) -> int:
+    """:func:`greedy_card`, but a lead looks at the other hands of the world it plays in: the
+    lowest card of a suit is a sure winner when no other seat holds a higher card of that suit,
+    and leading it gives the trick (and whatever the void seats throw on it) to this seat, so such
+    leads come last. Otherwise the same lead as greedy's (lowest noisy rank, hearts two higher,
+    the flush of Q♠ first)."""
+    if trick_len > 0 or running == seat or legal & (legal - 1) == 0:
+        return greedy_card(S, R, legal, seat, trick_len, best, best_seat, tmask, running, eps)
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    n = R[R_PLAYERS]
+    hand = S[S_HANDS + seat]
+    under_q = legal & UNDER_QUEEN
+    if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
+        taken = 0
+        for s in range(n):
+            taken |= S[S_TAKEN + s]
+        if not taken & QS_BIT:
+            return highest_card(under_q)
+    others = 0
+    for s in range(n):
+        if s != seat:
+            others |= S[S_HANDS + s]
+    pick = legal
+    if hand & QS_BIT and legal & ~SPADES:
+        pick = legal & ~SPADES
+    card = -1
+    low = 999.0
+    for suit in range(4):
+        chunk = pick & (SUIT << (13 * suit))
+        if chunk:
+            c = lowest_card(chunk)
+            r = c % 13 + (2 if suit == 3 else 0) + np.random.random() * 3
+            if not others & (SUIT << (13 * suit)) & ~((2 << c) - 1):
+                r += 20.0  # nobody can beat it: this seat takes the trick
+            if r < low:
+                card = c
+                low = r
+    return card
+
+
+@njit
 def moon_card(R: np.ndarray, legal: int, trick_len: int, best: int) -> int:
     """Play for the moon (the running shooter of :func:`greedy_card`): win with the highest card of
     the led suit, lead the highest-ranked card, throw the lowest non-penalty card when void."""
@@ -474,7 +528,7 @@ def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
     left = hand
     bonus = R[R_BONUS_CARD]
     for _ in range(R[R_PASS_COUNT]):
-        if policy != POLICY_GREEDY or (eps > 0.0 and np.random.random() < eps):
+        if (policy != POLICY_GREEDY and policy != POLICY_SMART) or (eps > 0.0 and np.random.random() < eps):
             c = random_card(left)
         else:
             c = -1
@@ -567,7 +621,10 @@ def play_out_to(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, 
             card = random_card(legal)
         else:
             running = running_shooter(S, R, policies) if moon else -1
-            card = greedy_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
+            if policies[turn] == POLICY_SMART:
+                card = smart_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
+            else:
+                card = greedy_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
         if tracing:
             k = TRACE_PLAYS + 2 * (done * n + tl)
             trace[k] = legal
