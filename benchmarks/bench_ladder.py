@@ -187,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['wall_s']:.0f} s)",
             flush=True,
         )
-    if args.json:
-        Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": rows}, indent=1) + "\n")
+        if args.json:  # after every rung, so that a long ladder stopped part way keeps what it measured
+            Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": rows}, indent=1) + "\n")
     return _report(rows, args)
 
 
