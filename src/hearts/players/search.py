@@ -527,7 +527,7 @@ class SearchPlayer(MediumPlayer):
         runner = next((i for i in ranked if i != best_i), None)
         tail = f"{exp:.1f} pts expected over {worlds} worlds"
         if weights is not None:
-            tail += f" weighted by the plays seen (about {self.last_ess:.0f} worth)"
+            tail += f" weighted to {self.last_ess:.0f} by the plays seen"
         if runner is not None:
             tail += f", {sym(cands[runner])} {own[best_p][runner] / norm:.1f}"
         if plans[best_p]:
