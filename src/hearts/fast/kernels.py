@@ -352,6 +352,58 @@ def running_shooter(S: np.ndarray, R: np.ndarray, policies: np.ndarray) -> int:
 
 
 @njit
+def _flush_card(S: np.ndarray, R: np.ndarray, legal: int, hand: int) -> int:
+    """The spade under Q♠ that flushes her (the highest such), when this seat holds none of
+    Q♠/K♠/A♠ and she has not been taken yet; else -1."""
+    under_q = legal & UNDER_QUEEN
+    if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
+        taken = 0
+        for s in range(R[R_PLAYERS]):
+            taken |= S[S_TAKEN + s]
+        if not taken & QS_BIT:
+            return highest_card(under_q)
+    return -1
+
+
+@njit
+def _lead_pick(legal: int, hand: int) -> int:
+    """The cards a lead chooses among: off spades while holding Q♠ (when there is another suit)."""
+    if hand & QS_BIT and legal & ~SPADES:
+        return legal & ~SPADES
+    return legal
+
+
+@njit
+def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, smart: bool) -> int:
+    """The greedy lead (:func:`greedy_card`): the flush of Q♠ first; else the lowest card of the
+    suit of lowest noisy rank (hearts two higher, plus a random 0-3). ``smart`` (:func:`smart_card`)
+    adds 20 to a card no other seat can beat, so it leads one only when every lead wins."""
+    hand = S[S_HANDS + seat]
+    flush = _flush_card(S, R, legal, hand)
+    if flush >= 0:
+        return flush
+    others = 0
+    if smart:
+        for s in range(R[R_PLAYERS]):
+            if s != seat:
+                others |= S[S_HANDS + s]
+    pick = _lead_pick(legal, hand)
+    card = -1
+    low = 999.0
+    for suit in range(4):
+        chunk = pick & (SUIT << (13 * suit))
+        if chunk:
+            c = lowest_card(chunk)
+            r = c % 13 + (2 if suit == 3 else 0) + np.random.random() * 3
+            if smart and not others & (SUIT << (13 * suit)) & ~((2 << c) - 1):
+                r += 20.0  # nobody can beat it: this seat takes the trick
+            if r < low:
+                card = c
+                low = r
+    return card
+
+
+@njit
 def greedy_card(
     S: np.ndarray,
     R: np.ndarray,
@@ -386,27 +438,7 @@ def greedy_card(
     n = R[R_PLAYERS]
     hand = S[S_HANDS + seat]
     if trick_len == 0:
-        under_q = legal & UNDER_QUEEN
-        if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
-            taken = 0
-            for s in range(n):
-                taken |= S[S_TAKEN + s]
-            if not taken & QS_BIT:
-                return highest_card(under_q)
-        pick = legal
-        if hand & QS_BIT and legal & ~SPADES:
-            pick = legal & ~SPADES
-        card = -1
-        low = 99.0
-        for suit in range(4):
-            chunk = pick & (SUIT << (13 * suit))
-            if chunk:
-                c = lowest_card(chunk)
-                r = c % 13 + (2 if suit == 3 else 0) + np.random.random() * 3
-                if r < low:
-                    card = c
-                    low = r
-        return card
+        return lead_card(S, R, legal, seat, False)
     led = best // 13
     follow = legal & (SUIT << (13 * led))
     if follow:
@@ -461,35 +493,7 @@ def smart_card(
         return greedy_card(S, R, legal, seat, trick_len, best, best_seat, tmask, running, eps)
     if eps > 0.0 and np.random.random() < eps:
         return random_card(legal)
-    n = R[R_PLAYERS]
-    hand = S[S_HANDS + seat]
-    under_q = legal & UNDER_QUEEN
-    if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
-        taken = 0
-        for s in range(n):
-            taken |= S[S_TAKEN + s]
-        if not taken & QS_BIT:
-            return highest_card(under_q)
-    others = 0
-    for s in range(n):
-        if s != seat:
-            others |= S[S_HANDS + s]
-    pick = legal
-    if hand & QS_BIT and legal & ~SPADES:
-        pick = legal & ~SPADES
-    card = -1
-    low = 999.0
-    for suit in range(4):
-        chunk = pick & (SUIT << (13 * suit))
-        if chunk:
-            c = lowest_card(chunk)
-            r = c % 13 + (2 if suit == 3 else 0) + np.random.random() * 3
-            if not others & (SUIT << (13 * suit)) & ~((2 << c) - 1):
-                r += 20.0  # nobody can beat it: this seat takes the trick
-            if r < low:
-                card = c
-                low = r
-    return card
+    return lead_card(S, R, legal, seat, True)
 
 
 @njit
@@ -1080,18 +1084,11 @@ def _plausible_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, card: i
     """Whether :func:`greedy_card`'s lead (without its random card) could be ``card``: the spade
     under Q♠ that flushes her, or else the lowest card of a suit whose noisy rank (hearts two
     higher, plus up to three at random) can come out lowest."""
-    n = R[R_PLAYERS]
     hand = S[S_HANDS + seat]
-    under_q = legal & UNDER_QUEEN
-    if under_q and not hand & (QS_BIT | ABOVE_QUEEN):
-        taken = 0
-        for s in range(n):
-            taken |= S[S_TAKEN + s]
-        if not taken & QS_BIT:
-            return card == highest_card(under_q)
-    pick = legal
-    if hand & QS_BIT and legal & ~SPADES:
-        pick = legal & ~SPADES
+    flush = _flush_card(S, R, legal, hand)
+    if flush >= 0:
+        return card == flush
+    pick = _lead_pick(legal, hand)
     low = 99
     for suit in range(4):
         chunk = pick & (SUIT << (13 * suit))
