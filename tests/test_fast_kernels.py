@@ -339,7 +339,7 @@ def test_the_smart_policy_leads_a_sure_winner_only_when_every_lead_wins() -> Non
     R = rules_array(rules)
     n = rules.players
     pol = np.full(n, k.POLICY_SMART, dtype=np.int64)
-    leads = checked = 0
+    checked = 0
     for seed in range(60):
         trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
         k.play_hand_traced(R, 3, pol, 0.0, seed, 0, trace)  # a hold hand: the dealt hands are played
@@ -369,7 +369,6 @@ def test_the_smart_policy_leads_a_sure_winner_only_when_every_lead_wins() -> Non
                 if pick & (0x1FFF << (13 * su))
             ]
             if t > 0 and legal & (legal - 1):
-                leads += 1
                 if sure(trick[0]) and any(not sure(c) for c in lowest) and not trick[0] // 13 == 2:
                     raise AssertionError(f"hand {seed} trick {t}: led a sure winner {trick[0]} from {lowest}")
                 checked += 1

@@ -73,7 +73,6 @@ def test_other_deals_of_the_same_plays_are_less_likely() -> None:
         both = np.stack([starts, world])
         logw = k.play_log_likelihoods(both, R, np.array(order, dtype=np.int64), 0, MISS, LEAD_MISS)
         assert logw[0] == 0.0 and logw[1] <= 0.0
-        # Every miss costs a whole number of follow or lead misses.
         trials += 1
         worse += logw[1] < 0
     assert trials >= 10 and worse >= trials // 3

@@ -153,6 +153,22 @@ class SeatView:
                 masks[t.winner] |= 1 << c
         return tuple(CardSet(m) for m in masks)
 
+    def played_by(self) -> tuple[int, ...]:
+        """The mask of the cards each seat has played in this hand so far (public).
+
+        >>> from hearts.core import Game, Rules
+        >>> game = Game(Rules.preset("no-passing"), seed=1)
+        >>> game.play("2C")  # West holds the 2♣ and leads it
+        [CardPlayed(seat=1, card=Card('2C'), trick_number=0)]
+        >>> game.view(0).played_by()
+        (0, 1, 0, 0)
+        """
+        masks = [0] * self.players
+        for t in (*self.tricks, self.trick):
+            for s, c in t.plays(self.players):
+                masks[s] |= 1 << c
+        return tuple(masks)
+
     def world(self, hands: Sequence[int]) -> HandState:
         """A full hand state consistent with this view, with ``hands`` (one mask per seat) as the
         hidden cards: a determinization for search. ``hands[self.seat]`` must be this seat's hand."""
@@ -166,10 +182,7 @@ class SeatView:
         state.players = n
         state.number = self.hand_number
         state.direction = self.direction
-        played_by = [0] * n
-        for t in (*self.tricks, self.trick):
-            for s, c in t.plays(n):
-                played_by[s] |= 1 << c
+        played_by = self.played_by()
         state.dealt = tuple(hands[s] | played_by[s] for s in range(n))
         state.hands = list(hands)
         state.passed = [None] * n

@@ -211,6 +211,18 @@ def beats(card: int, best: int) -> bool:
 
 
 @njit
+def trick_best(S: np.ndarray, n: int) -> tuple[int, int]:
+    """The card winning the trick in progress and its seat (the leader's card when it is empty)."""
+    best = S[S_TRICK]
+    best_seat = S[S_LEADER]
+    for j in range(1, S[S_TRICK_LEN]):
+        if beats(S[S_TRICK + j], best):
+            best = S[S_TRICK + j]
+            best_seat = (S[S_LEADER] + j) % n
+    return best, best_seat
+
+
+@njit
 def trick_points(mask: int, R: np.ndarray) -> int:
     """Penalty points in a set of cards (HandState._trick_points)."""
     points = popcount(mask & HEARTS) * R[R_HEART_POINTS]
@@ -374,6 +386,12 @@ def _lead_pick(legal: int, hand: int) -> int:
 
 
 @njit
+def _lead_rank(card: int) -> int:
+    """How low a lead ``card`` ranks for the greedy lead, before its noise: hearts count two higher."""
+    return card % 13 + (2 if card // 13 == 3 else 0)
+
+
+@njit
 def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, smart: bool) -> int:
     """The greedy lead (:func:`greedy_card`): the flush of Q♠ first; else the lowest card of the
     suit of lowest noisy rank (hearts two higher, plus a random 0-3). ``smart`` (:func:`smart_card`)
@@ -394,7 +412,7 @@ def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, smart: bool) 
         chunk = pick & (SUIT << (13 * suit))
         if chunk:
             c = lowest_card(chunk)
-            r = c % 13 + (2 if suit == 3 else 0) + np.random.random() * 3
+            r = _lead_rank(c) + np.random.random() * 3
             if smart and not others & (SUIT << (13 * suit)) & ~((2 << c) - 1):
                 r += 20.0  # nobody can beat it: this seat takes the trick
             if r < low:
@@ -606,12 +624,7 @@ def play_out_to(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, 
     # The trick in progress, if the position starts mid-trick.
     tl = S[S_TRICK_LEN]
     tmask = S[S_TRICK_MASK]
-    best = S[S_TRICK]
-    best_seat = S[S_LEADER]
-    for j in range(1, tl):
-        if beats(S[S_TRICK + j], best):
-            best = S[S_TRICK + j]
-            best_seat = (S[S_LEADER] + j) % n
+    best, best_seat = trick_best(S, n)
     turn = S[S_TURN]
     done = S[S_TRICKS_DONE]
     broken = S[S_BROKEN]
@@ -1093,13 +1106,13 @@ def _plausible_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, card: i
     for suit in range(4):
         chunk = pick & (SUIT << (13 * suit))
         if chunk:
-            r = lowest_card(chunk) % 13 + (2 if suit == 3 else 0)
+            r = _lead_rank(lowest_card(chunk))
             if r < low:
                 low = r
     chunk = pick & (SUIT << (13 * (card // 13)))
     if not chunk or lowest_card(chunk) != card:
         return False
-    return card % 13 + (2 if card // 13 == 3 else 0) < low + 3
+    return _lead_rank(card) < low + 3
 
 
 @njit
@@ -1137,12 +1150,7 @@ def play_log_likelihoods(
                         if not _plausible_lead(S, R, legal, seat, card):
                             logw += log_lead_miss
                     else:
-                        best = S[S_TRICK]
-                        best_seat = S[S_LEADER]
-                        for j in range(1, tl):
-                            if beats(S[S_TRICK + j], best):
-                                best = S[S_TRICK + j]
-                                best_seat = (S[S_LEADER] + j) % n
+                        best, best_seat = trick_best(S, n)
                         if greedy_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0) != card:
                             logw += log_miss
             advance(S, R, card)

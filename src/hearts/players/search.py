@@ -631,14 +631,8 @@ class SearchPlayer(MediumPlayer):
         chunks_logw: list[Any] = []
         infer = self.inference and view.tricks  # nothing to explain before the first trick is done
         if infer:
-            played_by = [0] * n
-            seen: list[int] = []
-            for t in (*view.tricks, view.trick):
-                for s, c in t.plays(n):
-                    played_by[s] |= 1 << c
-                    seen.append(c)
-            plays = np.array(seen, dtype=np.int64)
-            played = np.array(played_by, dtype=np.int64)
+            plays = np.array([c for t in (*view.tricks, view.trick) for c in t.cards], dtype=np.int64)
+            played = np.array(view.played_by(), dtype=np.int64)
         worlds = 0
         began = time.perf_counter()
         batch = 2  # a first small batch measures the time a world takes here
