@@ -52,7 +52,8 @@ from hearts.players.base import Player
 
 
 def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"hard:worlds=300:inference=1"`` -> ("hard", {"worlds": 300, "inference": True})."""
+    """``"hard:worlds=300:inference=1:rollout_policy=smart"`` -> ("hard", {"worlds": 300,
+    "inference": True, "rollout_policy": "smart"})."""
     level, *opts = spec.split(":")
     options: dict[str, Any] = {}
     for opt in opts:
@@ -66,7 +67,10 @@ def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
             try:
                 value = int(raw)
             except ValueError:
-                value = float(raw)
+                try:
+                    value = float(raw)
+                except ValueError:
+                    value = raw  # a name, such as rollout_policy=smart
         options[key] = value
     return level, options
 

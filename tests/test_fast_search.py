@@ -160,3 +160,36 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
             assert compiled == python, (seed, shooters)
             checked += len(python)
     assert checked > 500
+
+
+def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
+    from hearts.players.search import _ROLLOUT_POLICIES
+
+    assert _ROLLOUT_POLICIES == {"greedy": k.POLICY_GREEDY, "smart": k.POLICY_SMART}
+    assert HardPlayer(seed=1).rollout_policy == "greedy"
+    with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):
+        HardPlayer(rollout_policy="clever")
+
+
+def test_the_smart_rollout_policy_changes_what_the_search_sees() -> None:
+    # Same view, same seed, same worlds: the rollouts differ only in their policy, so the
+    # searched values differ (smart never leads a sure winner while another lead exists).
+    from hearts.players.knowledge import Knowledge
+    from hearts.players.search import candidate_cards
+
+    game = Game(Rules.preset("no-passing"), seed=11)
+    rng = random.Random(3)
+    for _ in range(9):
+        game.play(rng.choice(game.legal_plays()))
+    view = game.view(game.hand.turn)
+    k = Knowledge.of(view)
+    legal = sum(1 << c for c in view.legal)
+    cands = candidate_cards(k, legal)
+    assert len(cands) > 1
+    values = {}
+    for policy in ("greedy", "smart"):
+        player = HardPlayer(seed=5, worlds=40, rollout_policy=policy)
+        vals, _, worlds, _, _ = player._search_compiled(view, k, random.Random(2), cands, [0], 0, False, 1e18)
+        assert worlds == 40
+        values[policy] = vals
+    assert values["greedy"] != values["smart"]

@@ -85,6 +85,9 @@ _SPADE_MASK = SUIT_MASKS[2]
 _UNDER_QUEEN = _SPADE_MASK & ((1 << QS) - 1)
 _QUEEN_AND_ABOVE = _SPADE_MASK & ~_UNDER_QUEEN
 _ABOVE_QUEEN = _QUEEN_AND_ABOVE & ~QS_BIT
+#: The compiled rollout policies by name: their ``POLICY_*`` numbers in :mod:`hearts.fast.kernels`,
+#: written out because that module (numba) is optional here; a test holds them equal.
+_ROLLOUT_POLICIES = {"greedy": 1, "smart": 3}
 
 
 def _queen_out(hands: list[int]) -> bool:
@@ -388,6 +391,10 @@ class SearchPlayer(MediumPlayer):
     #: have made, and of such a lead (leads are noisier, so they say less).
     miss_weight = 0.15
     lead_miss_weight = 0.4
+    #: The compiled rollout policy of every seat not running for the moon: ``"greedy"``
+    #: (:func:`hearts.fast.kernels.greedy_card`) or ``"smart"`` (:func:`hearts.fast.kernels.smart_card`,
+    #: which also never leads a sure winner while another lead exists).
+    default_rollout_policy = "greedy"
 
     def __init__(
         self,
@@ -401,6 +408,7 @@ class SearchPlayer(MediumPlayer):
         moon_plan: bool = True,
         prior_margin: float | None = None,
         inference: bool | None = None,
+        rollout_policy: str | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
         not the budget, ends the search the player is fully deterministic for a seed); ``rollout``
@@ -409,7 +417,8 @@ class SearchPlayer(MediumPlayer):
         pass too (default :attr:`default_search_pass`); ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
         points a searched move must gain over the rule-based one to replace it; ``inference`` weighs
         each sampled world by how likely it makes the plays seen so far (default
-        :attr:`default_inference`; needs the compiled loop)."""
+        :attr:`default_inference`; needs the compiled loop); ``rollout_policy`` names the compiled
+        rollout policy (default :attr:`default_rollout_policy`)."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -436,6 +445,12 @@ class SearchPlayer(MediumPlayer):
             self.prior_margin = float(prior_margin)
         wanted_inference = self.default_inference if inference is None else inference
         self.inference = bool(wanted_inference) and self.kernels is not None
+        policy = self.default_rollout_policy if rollout_policy is None else rollout_policy
+        if policy not in _ROLLOUT_POLICIES:
+            raise ValueError(f"unknown rollout_policy {policy!r}: choose {' or '.join(map(repr, _ROLLOUT_POLICIES))}")
+        #: The compiled rollout policy's name (see :attr:`default_rollout_policy`).
+        self.rollout_policy = policy
+        self._policy = _ROLLOUT_POLICIES[policy]
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
@@ -617,7 +632,7 @@ class SearchPlayer(MediumPlayer):
         R = _rules_array_shared(rules)
         pol = np.array(
             [
-                [kern.POLICY_MOON if (plan | defence) >> s & 1 else kern.POLICY_GREEDY for s in range(n)]
+                [kern.POLICY_MOON if (plan | defence) >> s & 1 else self._policy for s in range(n)]
                 for plan in plans
             ],
             dtype=np.int64,
@@ -737,7 +752,7 @@ class SearchPlayer(MediumPlayer):
 
             R = _rules_array_shared(rules)
             no_card = np.array([-1], dtype=np.int64)
-            greedy = np.full((1, n), kern.POLICY_GREEDY, dtype=np.int64)
+            policies = np.full((1, n), self._policy, dtype=np.int64)
             totals = np.array(view.totals, dtype=np.int64)
             reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
@@ -760,7 +775,7 @@ class SearchPlayer(MediumPlayer):
                 row_seeds = [rng.getrandbits(31) for _ in range(reps)]
                 W = np.stack([state_array(st) for st in states])
                 seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
-                scores = kern.search_worlds(W, R, no_card, greedy, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+                scores = kern.search_worlds(W, R, no_card, policies, self.epsilon, seeds, kern.CHOICE_BEST, totals)
                 util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
                 mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
                 for i in range(len(cands)):
