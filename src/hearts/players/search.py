@@ -631,10 +631,7 @@ class SearchPlayer(MediumPlayer):
         me = view.seat
         R = _rules_array_shared(rules)
         pol = np.array(
-            [
-                [kern.POLICY_MOON if (plan | defence) >> s & 1 else self._policy for s in range(n)]
-                for plan in plans
-            ],
+            [[kern.POLICY_MOON if (plan | defence) >> s & 1 else self._policy for s in range(n)] for plan in plans],
             dtype=np.int64,
         )
         cards = np.array(cands, dtype=np.int64)
