@@ -142,7 +142,7 @@ def test_a_search_player_with_inference_weighs_its_worlds_and_stays_seeded() -> 
     assert da == db and da.move.card in view.legal
     assert 1.0 <= a.last_ess <= 120 and a.last_worlds == 120
     assert "by the plays seen" in da.reason or "alike" in da.reason or "only legal" in da.reason
-    # Off by default for hard, on for expert; without compiled code it is off.
-    assert not HardPlayer(seed=0).inference
-    assert ExpertPlayer(seed=0).inference
+    # On by default for hard and expert, off when asked; without compiled code it is off.
+    assert HardPlayer(seed=0).inference and ExpertPlayer(seed=0).inference
+    assert not HardPlayer(seed=0, inference=False).inference
     assert not HardPlayer(seed=0, rollout="python", inference=True).inference
