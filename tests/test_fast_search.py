@@ -182,14 +182,14 @@ def test_the_smart_rollout_policy_changes_what_the_search_sees() -> None:
     for _ in range(9):
         game.play(rng.choice(game.legal_plays()))
     view = game.view(game.hand.turn)
-    k = Knowledge.of(view)
+    knowledge = Knowledge.of(view)
     legal = sum(1 << c for c in view.legal)
-    cands = candidate_cards(k, legal)
+    cands = candidate_cards(knowledge, legal)
     assert len(cands) > 1
     values = {}
     for policy in ("greedy", "smart"):
         player = HardPlayer(seed=5, worlds=40, rollout_policy=policy)
-        vals, _, worlds, _, _ = player._search_compiled(view, k, random.Random(2), cands, [0], 0, False, 1e18)
+        vals, _, worlds, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
         assert worlds == 40
         values[policy] = vals
     assert values["greedy"] != values["smart"]
