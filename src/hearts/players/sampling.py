@@ -22,6 +22,7 @@ back to an exhaustive search that always finds a consistent deal if one exists.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hearts.core import HandState, SeatView
 from hearts.core.cards import QS_BIT, cards_of
@@ -132,6 +133,45 @@ def likely_hands(knowledge: Knowledge, rng: random.Random, tries: int = 4) -> li
         if holder < 0 or not doubt >> holder & 1 or rng.random() >= QUEEN_DOUBT:
             break
         hands = sample_hands(knowledge, rng)
+    return hands
+
+
+def likely_hands_batch(knowledge: Knowledge, rng: random.Random, count: int, tries: int = 4) -> Any:
+    """``count`` deals as :func:`likely_hands` would give them, sampled in compiled code
+    (:func:`hearts.fast.sampling.sample_deals`): an int64 array ``[count, seats]``. Needs numpy
+    (and numba to be fast). A deal the compiled greedy method cannot finish (rare, in tight
+    positions) is dealt by :func:`likely_hands`. One ``rng`` draw seeds the batch, so the same
+    ``rng`` state gives the same deals.
+    """
+    import numpy as np
+
+    from hearts.fast.sampling import sample_deals
+
+    k = knowledge
+    n = k.players
+    others = [s for s in range(n) if s != k.seat and k.need[s] > 0]
+    cards = cards_of(k.unseen)
+    eligible = [sum(1 << s for s in others if not k.excluded[s] >> c & 1) for c in cards]
+    base = list(k.known)
+    base[k.seat] = k.hand
+    queen = -1
+    if k.unseen & QS_BIT:
+        queen = QS_BIT.bit_length() - 1
+    hands, ok = sample_deals(
+        np.array(cards, dtype=np.int64),
+        np.array(eligible, dtype=np.int64),
+        np.array(k.need, dtype=np.int64),
+        np.array(base, dtype=np.int64),
+        k.doubtful_queen,
+        queen,
+        QUEEN_DOUBT,
+        tries,
+        rng.getrandbits(31),
+        count,
+    )
+    if not ok.all():
+        for w in np.flatnonzero(ok == 0):
+            hands[w] = likely_hands(k, rng, tries)
     return hands
 
 

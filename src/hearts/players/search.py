@@ -41,9 +41,10 @@ phase (e.g. by :meth:`HandState.advance` with the cards it chose), can be passed
 is :func:`greedy_rollout`, a medium-lite policy with some randomness.
 
 **Compiled inner loop.** Where numba is installed (and not disabled), a player built without a
-``rollout`` runs steps 2-3 in compiled code instead: it samples a batch of worlds in Python and
-hands them to :func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and every
-plan) out several times per world with the same policy compiled (``kernels.greedy_card``, checked
+``rollout`` runs steps 2-3 in compiled code instead: it samples a batch of worlds
+(:func:`hearts.players.sampling.likely_hands_batch`, itself compiled) and hands them to
+:func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and every plan) out
+several times per world with the same policy compiled (``kernels.greedy_card``, checked
 card for card against :func:`make_greedy_rollout` by ``tests/test_fast_search.py``): about ten
 times the rollouts per budget. ``rollout="python"`` keeps the pure-Python loop, which is also the
 fallback without numba.
@@ -75,7 +76,7 @@ from hearts.players.knowledge import (
     trick_points,
 )
 from hearts.players.medium import MediumPlayer, pass_danger
-from hearts.players.sampling import likely_hands
+from hearts.players.sampling import likely_hands, likely_hands_batch
 
 #: ``rollout(state, rng, shooters)``: play ``state`` to the end of the hand in place.
 Rollout = Callable[[HandState, random.Random, int], None]
@@ -311,6 +312,10 @@ def _load_kernels() -> Any:
         kernels.CHOICE_BEST,
         np.zeros(4, dtype=np.int64),
     )
+    from hearts.fast.sampling import sample_deals
+
+    three = np.arange(3, dtype=np.int64)
+    sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)
     return kernels
 
 
@@ -603,7 +608,8 @@ class SearchPlayer(MediumPlayer):
     #: and a batch is cut to what fits in the time left).
     world_batch = 16
     #: Compiled search: rollouts per sampled world and candidate are chosen so that one world
-    #: plays about this many in all (sampling a world costs about as much as 20 compiled rollouts).
+    #: plays about this many in all (set when sampling a world in Python cost about as much as 20
+    #: compiled rollouts; compiled, it costs about one).
     rollouts_per_world = 24
     #: ...and at most this many per candidate.
     max_repeats = 8
@@ -653,9 +659,9 @@ class SearchPlayer(MediumPlayer):
         batch = 2  # a first small batch measures the time a world takes here
         while worlds < self.max_worlds:
             batch = min(batch, self.max_worlds - worlds)
-            sampled = [likely_hands(k, rng) for _ in range(batch)]
+            sampled = likely_hands_batch(k, rng, batch)
             if base is None:
-                base = state_array(view.world(sampled[0]))
+                base = state_array(view.world([int(h) for h in sampled[0]]))
             W = np.repeat(base[None, :], batch, axis=0)
             W[:, kern.S_HANDS : kern.S_HANDS + n] = sampled
             seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
@@ -663,7 +669,7 @@ class SearchPlayer(MediumPlayer):
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
-                starts = np.array(sampled, dtype=np.int64) | played
+                starts = sampled | played
                 chunks_logw.append(kern.play_log_likelihoods(starts, R, plays, me, self._log_miss, self._log_lead_miss))
             worlds += batch
             now = time.perf_counter()
