@@ -7,7 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from hearts.core import Game, HandState, Phase, Rules
+from hearts.core import CardSet, Game, HandState, Phase, Rules
+from hearts.core.cards import cards_of
+from hearts.core.hand import deal_cards
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, state_array
 from hearts.fast.search_rollout import CompiledRollout
@@ -193,3 +195,33 @@ def test_the_smart_rollout_policy_changes_what_the_search_sees() -> None:
         assert worlds == 40
         values[policy] = vals
     assert values["greedy"] != values["smart"]
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(players=3), Rules.preset("omnibus", players=5), Rules(players=6, pass_count=2)]
+)
+def test_pass_positions_are_the_engines_hands_after_passing(rules: Rules) -> None:
+    rng = random.Random(rules.players)
+    R = rules_array(rules)
+    n = rules.players
+    for hand_number in range(4):
+        game_hands = list(deal_cards(rules, random.Random(hand_number)))
+        if HandState(rules, game_hands, hand_number).phase is not Phase.PASS:
+            continue  # a hold hand: nothing to search
+        seat = hand_number % n
+        passes = [sum(1 << c for c in rng.sample(cards_of(h), rules.pass_count)) for h in game_hands]
+        candidates = [sum(1 << c for c in rng.sample(cards_of(game_hands[seat]), rules.pass_count)) for _ in range(3)]
+        W = k.pass_positions(
+            R,
+            np.array(game_hands, dtype=np.int64),
+            np.array(passes, dtype=np.int64),
+            seat,
+            np.array(candidates, dtype=np.int64),
+            int(k.pass_offset(R, hand_number)),
+        )
+        for row, mine in zip(W, candidates, strict=True):
+            state = HandState(rules, game_hands, hand_number)
+            for s in range(n):
+                state.pass_cards(s, CardSet(mine if s == seat else passes[s]))
+            assert state.phase is Phase.PLAY
+            assert np.array_equal(row, state_array(state))

@@ -174,6 +174,28 @@ def start_play(S: np.ndarray, R: np.ndarray) -> None:
 
 
 @njit
+def pass_positions(
+    R: np.ndarray, dealt: np.ndarray, passes: np.ndarray, seat: int, candidates: np.ndarray, offset: int
+) -> np.ndarray:
+    """The positions a pass search compares: for each candidate pass of ``seat`` (a mask in
+    ``candidates``), the hands ``dealt`` after every seat has passed (the others ``passes[s]``,
+    ``seat`` the candidate) to the seat ``offset`` ahead, the first trick ready to lead
+    (``HandState.pass_cards`` for every seat). Returns int64[len(candidates), STATE_SIZE]."""
+    n = R[R_PLAYERS]
+    W = np.zeros((candidates.shape[0], STATE_SIZE), dtype=np.int64)
+    passed = passes.copy()
+    for i in range(candidates.shape[0]):
+        S = W[i]
+        for s in range(n):
+            S[S_HANDS + s] = dealt[s]
+        reset_state(S, R)
+        passed[seat] = candidates[i]
+        exchange(S, R, passed, offset)
+        start_play(S, R)
+    return W
+
+
+@njit
 def legal_of(hand: int, trick_len: int, led: int, tricks_done: int, broken: int, R: np.ndarray) -> int:
     """The cards a seat holding ``hand`` may play (HandState.legal_mask): the one statement of the rules
     of play here. ``led`` is the led suit (ignored when the trick is empty)."""

@@ -314,6 +314,14 @@ def _load_kernels() -> Any:
     )
     from hearts.fast.sampling import sample_deals
 
+    kernels.pass_positions(
+        rules_array(rules),
+        np.array(hands, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        0,
+        np.zeros(1, dtype=np.int64),
+        1,
+    )
     three = np.arange(3, dtype=np.int64)
     sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)
     return kernels
@@ -754,9 +762,11 @@ class SearchPlayer(MediumPlayer):
         if kern is not None:
             import numpy as np
 
-            from hearts.fast.bridge import _rules_array_shared, state_array
+            from hearts.fast.bridge import _rules_array_shared
 
             R = _rules_array_shared(rules)
+            offset = int(kern.pass_offset(R, view.hand_number))
+            cand_masks = np.array(cands, dtype=np.int64)
             no_card = np.array([-1], dtype=np.int64)
             policies = np.full((1, n), self._policy, dtype=np.int64)
             totals = np.array(view.totals, dtype=np.int64)
@@ -770,16 +780,12 @@ class SearchPlayer(MediumPlayer):
                 dealt[others[j % (n - 1)]] |= 1 << c
             dealt[me] = hand
             passes = [_quick_pass(rules, dealt[s]) for s in range(n)]
-            states = []
-            for mine in cands:
-                state = HandState(rules, dealt, view.hand_number)
-                for s in range(n):
-                    state.pass_cards(s, CardSet(mine if s == me else passes[s]))
-                states.append(state)
             if kern is not None:
                 # Each candidate pass's position is one row; every row meets the same random numbers.
                 row_seeds = [rng.getrandbits(31) for _ in range(reps)]
-                W = np.stack([state_array(st) for st in states])
+                W = kern.pass_positions(
+                    R, np.array(dealt, dtype=np.int64), np.array(passes, dtype=np.int64), me, cand_masks, offset
+                )
                 seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
                 scores = kern.search_worlds(W, R, no_card, policies, self.epsilon, seeds, kern.CHOICE_BEST, totals)
                 util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
@@ -789,7 +795,10 @@ class SearchPlayer(MediumPlayer):
                     own[i] += float(mine_pts[i])
             else:
                 seed = rng.getrandbits(32)
-                for i, state in enumerate(states):
+                for i, mine in enumerate(cands):
+                    state = HandState(rules, dealt, view.hand_number)
+                    for s in range(n):
+                        state.pass_cards(s, CardSet(mine if s == me else passes[s]))
                     sub.seed(seed)
                     self.rollout(state, sub, 0)
                     scores_i = self._finish(state, view)
@@ -828,7 +837,7 @@ class HardPlayer(SearchPlayer):
     """Monte Carlo search, 0.3 s per decision, a searched pass and inference (where the compiled
     loop runs).
 
-    The pass is searched by default with the compiled inner loop (about 300 deals in the budget; a
+    The pass is searched by default with the compiled inner loop (about 700 deals in the budget; a
     paired check against medium showed a small, not yet significant gain) and not without it
     (medium's pass, as before: the Python loop plays about a tenth of the deals, and that setting
     was not measured)."""
