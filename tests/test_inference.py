@@ -146,3 +146,50 @@ def test_a_search_player_with_inference_weighs_its_worlds_and_stays_seeded() -> 
     assert HardPlayer(seed=0).inference and ExpertPlayer(seed=0).inference
     assert not HardPlayer(seed=0, inference=False).inference
     assert not HardPlayer(seed=0, rollout="python", inference=True).inference
+
+
+def test_inference_rolls_out_the_worlds_that_explain_the_play() -> None:
+    """Importance resampling: the worlds the search plays out are drawn from a larger pool in
+    proportion to their likelihood, so they explain the plays seen better than plain samples."""
+    if HardPlayer(seed=0).kernels is None:
+        pytest.skip("inference needs the compiled loop (numba)")
+    from hearts.players.sampling import likely_hands_batch
+    from hearts.players.search import candidate_cards
+
+    game = Game(Rules(), seed=8)
+    rng = random.Random(8)
+    while game.phase is Phase.PASS:
+        for s in game.to_move:
+            game.pass_cards(s, rng.sample(list(game.view(s).hand), 3))
+    for _ in range(6 * 4 + 1):
+        game.play(rng.choice(game.legal_plays()))
+    view = game.view(game.to_move[0])
+    kn = Knowledge.of(view)
+    player = HardPlayer(seed=1, worlds=400)
+    real = player.kernels
+    rolled: list[np.ndarray] = []
+
+    class Recording:
+        """The kernels, recording the hands of every world handed to the rollouts."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+        def search_worlds(self, W: np.ndarray, *args: object) -> np.ndarray:
+            rolled.append(W[:, k.S_HANDS : k.S_HANDS + 4].copy())
+            return real.search_worlds(W, *args)
+
+    player.kernels = Recording()
+    legal = sum(1 << c for c in view.legal)
+    cands = candidate_cards(kn, legal)
+    *_, worlds, _, weights, ess = player._search_compiled(view, kn, random.Random(2), cands, [0], 0, False, 1e18)
+    assert worlds == 400 and weights is not None and ess is not None and 1.0 <= ess <= 400
+    R = rules_array(view.rules)
+    plays = np.array([c for t in (*view.tricks, view.trick) for c in t.cards], dtype=np.int64)
+    played = np.array(view.played_by(), dtype=np.int64)
+
+    def mean_log_likelihood(hands: np.ndarray) -> float:
+        return float(k.play_log_likelihoods(hands | played, R, plays, view.seat, MISS, LEAD_MISS).mean())
+
+    plain = likely_hands_batch(kn, random.Random(3), 400)
+    assert mean_log_likelihood(np.concatenate(rolled)) > mean_log_likelihood(plain) + 0.5
