@@ -592,8 +592,9 @@ class SearchPlayer(MediumPlayer):
         deadline: float,
     ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None, float | None]:
         """Every candidate under every plan in sampled worlds, one :attr:`rollout` each; returns the
-        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts, and
-        the worlds' weights (None: equal; this loop does not weigh them)."""
+        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts, the
+        worlds' weights (None: equal; this loop does not weigh them) and their effective number
+        (None: read it off the weights)."""
         me = view.seat
         vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
         own = [[0.0] * len(cands) for _ in plans]
