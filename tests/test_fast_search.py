@@ -191,7 +191,7 @@ def test_the_smart_rollout_policy_changes_what_the_search_sees() -> None:
     values = {}
     for policy in ("greedy", "smart"):
         player = HardPlayer(seed=5, worlds=40, rollout_policy=policy)
-        vals, _, worlds, _, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
+        vals, _, worlds, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
         assert worlds == 40
         values[policy] = vals
     assert values["greedy"] != values["smart"]

@@ -31,11 +31,7 @@ explains each other seat's plays so far in it (:func:`hearts.fast.kernels.play_l
 a follow or discard the policy would not have made from that world's hand multiplies the
 world's weight by :attr:`SearchPlayer.miss_weight` (0.15), a lead by ``lead_miss_weight`` (0.4).
 A seat that ducked under J♠ with 5♠ probably holds no 10♠; one that led a low club from a hand
-"holding" 2♦ probably held no 2♦. The rollouts go where the weight is (importance resampling):
-each batch of worlds is drawn, in proportion to their weights, from a pool of
-:attr:`SearchPlayer.inference_pool` (4) times as many sampled and weighed worlds, and each drawn
-world stands for its pool's mean weight. Means and the margin test are then taken over the
-weights, the margin test over the pool's effective number of worlds.
+"holding" 2♦ probably held no 2♦. Means and the margin test are then taken over the weights.
 
 **The rollout is one replaceable piece.** Any callable ``rollout(state, rng, shooters)``
 that plays the :class:`~hearts.core.hand.HandState` ``state`` (a private copy) to the
@@ -336,21 +332,17 @@ def _representative(cands: list[int], card: int) -> int:
     return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
 
 
-def _clearly_better(
-    a: list[float], b: list[float], margin: float, weights: list[float] | None = None, ess: float | None = None
-) -> bool:
+def _clearly_better(a: list[float], b: list[float], margin: float, weights: list[float] | None = None) -> bool:
     """Whether outcomes ``a`` beat ``b`` (paired, world by world) by more than ``margin`` plus one
     standard error of the mean difference (the weighted mean and its standard error over the
-    effective number of worlds when the worlds carry ``weights``; ``ess`` gives that number where
-    the weights alone overstate it, as when resampled worlds repeat)."""
+    effective number of worlds when the worlds carry ``weights``)."""
     n = len(a)
     diffs = [x - y for x, y in zip(a, b, strict=True)]
     if weights is not None:
         total = sum(weights)
         mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
         var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        if ess is None:
-            ess = total * total / sum(w * w for w in weights)
+        ess = total * total / sum(w * w for w in weights)
         if ess < 2:
             return False  # one world carries nearly all the weight: too little evidence to move
         return mean > margin + (var / (ess - 1)) ** 0.5
@@ -414,8 +406,6 @@ class SearchPlayer(MediumPlayer):
     #: have made, and of such a lead (leads are noisier, so they say less).
     miss_weight = 0.15
     lead_miss_weight = 0.4
-    #: Inference: worlds sampled and weighed for each one rolled out (importance resampling).
-    inference_pool = 4
     #: The compiled rollout policy of every seat not running for the moon: ``"greedy"``
     #: (:func:`hearts.fast.kernels.greedy_card`) or ``"smart"`` (:func:`hearts.fast.kernels.smart_card`,
     #: which also never leads a sure winner while another lead exists). Inference models the
@@ -542,7 +532,7 @@ class SearchPlayer(MediumPlayer):
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
         search = self._search_compiled if self.kernels is not None else self._search_python
-        vals, own, worlds, rollouts, weights, ess = search(view, k, rng, cands, plans, defence, endgame, deadline)
+        vals, own, worlds, rollouts, weights = search(view, k, rng, cands, plans, defence, endgame, deadline)
         self.last_worlds = worlds
         self.last_rollouts = rollouts
         if weights is None:
@@ -551,7 +541,7 @@ class SearchPlayer(MediumPlayer):
         else:
             sums = [[sum(w * x for w, x in zip(weights, v, strict=True)) for v in row] for row in vals]
             norm = sum(weights)
-            self.last_ess = ess if ess is not None else norm * norm / sum(w * w for w in weights)
+            self.last_ess = norm * norm / sum(w * w for w in weights)
         best_p, best_i = max(
             ((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]]
         )
@@ -559,7 +549,7 @@ class SearchPlayer(MediumPlayer):
         # margin of prior_margin points plus one standard error of the paired difference.
         hint_i = _representative(cands, hint)
         if (best_p, best_i) != (0, hint_i) and not _clearly_better(
-            vals[best_p][best_i], vals[0][hint_i], self.prior_margin, weights, ess
+            vals[best_p][best_i], vals[0][hint_i], self.prior_margin, weights
         ):
             best_p, best_i = 0, hint_i
         card = cands[best_i]
@@ -590,11 +580,10 @@ class SearchPlayer(MediumPlayer):
         defence: int,
         endgame: bool,
         deadline: float,
-    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None, float | None]:
+    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
         """Every candidate under every plan in sampled worlds, one :attr:`rollout` each; returns the
-        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts, the
-        worlds' weights (None: equal; this loop does not weigh them) and their effective number
-        (None: read it off the weights)."""
+        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts, and
+        the worlds' weights (None: equal; this loop does not weigh them)."""
         me = view.seat
         vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
         own = [[0.0] * len(cands) for _ in plans]
@@ -621,7 +610,7 @@ class SearchPlayer(MediumPlayer):
                 break
             if time.perf_counter() >= deadline:
                 break
-        return vals, own, worlds, worlds * len(cands) * len(plans), None, None
+        return vals, own, worlds, worlds * len(cands) * len(plans), None
 
     #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
     #: and a batch is cut to what fits in the time left).
@@ -643,7 +632,7 @@ class SearchPlayer(MediumPlayer):
         defence: int,
         endgame: bool,
         deadline: float,
-    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None, float | None]:
+    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
         """:meth:`_search_python` with the rollouts in compiled code (:func:`hearts.fast.kernels.search_worlds`):
         a batch of sampled worlds per call, several rollouts per world (their mean utility is the
         world's value), every candidate and plan on the same random numbers. With :attr:`inference`
@@ -676,26 +665,9 @@ class SearchPlayer(MediumPlayer):
         worlds = 0
         began = time.perf_counter()
         batch = 2  # a first small batch measures the time a world takes here
-        pool_logw: list[Any] = []
         while worlds < self.max_worlds:
             batch = min(batch, self.max_worlds - worlds)
-            if infer:
-                # Importance resampling: weigh a pool of inference_pool times the worlds by the plays
-                # seen and roll out a batch drawn from it in proportion to the weights (systematic
-                # resampling). Each drawn world stands for the pool's mean weight, so batches
-                # combine as one weighted sample, and rollouts go to the worlds that explain the
-                # play instead of being spent on worlds that weigh almost nothing.
-                pool = likely_hands_batch(k, rng, batch * self.inference_pool)
-                logp = kern.play_log_likelihoods(pool | played, R, plays, me, self._log_miss, self._log_lead_miss)
-                top = float(logp.max())
-                p = np.exp(logp - top)
-                total = float(p.sum())
-                marks = (rng.random() + np.arange(batch)) * (total / batch)
-                sampled = pool[np.minimum(np.searchsorted(np.cumsum(p), marks), len(p) - 1)]
-                chunks_logw.append(np.full(batch, top + math.log(total / batch)))
-                pool_logw.append(logp)
-            else:
-                sampled = likely_hands_batch(k, rng, batch)
+            sampled = likely_hands_batch(k, rng, batch)
             if base is None:
                 base = state_array(view.world([int(h) for h in sampled[0]]))
             W = np.repeat(base[None, :], batch, axis=0)
@@ -704,6 +676,9 @@ class SearchPlayer(MediumPlayer):
             scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
+            if infer:
+                starts = sampled | played
+                chunks_logw.append(kern.play_log_likelihoods(starts, R, plays, me, self._log_miss, self._log_lead_miss))
             worlds += batch
             now = time.perf_counter()
             if now >= deadline:
@@ -715,20 +690,15 @@ class SearchPlayer(MediumPlayer):
         u = np.concatenate(chunks_u)  # [world, plan, card]
         mine = np.concatenate(chunks_own)
         weights = None
-        ess = None
         if infer:
             logw = np.concatenate(chunks_logw)
             w = np.exp(logw - logw.max())
             weights = w.tolist()
             own = (mine * w[:, None, None]).sum(axis=0)
-            # The evidence is the pool's: its effective size (at most the worlds rolled out; a
-            # world drawn twice is not two worlds' evidence).
-            pw = np.exp(np.concatenate(pool_logw) - logw.max())
-            ess = min(float(pw.sum()) ** 2 / float((pw * pw).sum()), float(worlds))
         else:
             own = mine.sum(axis=0)
         vals = [[u[:, p, i].tolist() for i in range(len(cands))] for p in range(len(plans))]
-        return vals, own.tolist(), worlds, worlds * reps * len(cands) * len(plans), weights, ess
+        return vals, own.tolist(), worlds, worlds * reps * len(cands) * len(plans), weights
 
     @staticmethod
     def _utilities(view: SeatView, scores: Any, endgame: bool) -> Any:
