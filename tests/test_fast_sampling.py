@@ -8,9 +8,9 @@ import random
 
 import numpy as np
 import pytest
-from tests.test_players_sampling import RULES, random_views
+from tests.test_players_sampling import RULES, doubtful_queen_knowledge, random_views
 
-from hearts.core import CardSet, HandState, Rules, SeatView
+from hearts.core import Rules
 from hearts.core.cards import SUIT_MASKS
 from hearts.players.knowledge import Knowledge
 from hearts.players.sampling import is_consistent, likely_hands, likely_hands_batch
@@ -40,16 +40,7 @@ def test_the_same_rng_state_gives_the_same_deals() -> None:
 
 def _doubtful_queen_view() -> Knowledge:
     """West (seat 1) showed a void in diamonds and threw 4♥ while keeping Q♠; South (seat 2) to play."""
-    hands = [
-        "2C 3C 2D 3D 4D 5D 6D 7D 8D 2S 3S 2H 3H",
-        "4C 5C 6C 7C 8C 9C QS 4H 5H 6H 7H 8H 9H",
-        "10C JC QC KC 9D 10D JD QD 4S 5S 6S 7S 10H",
-        "AC KD AD 8S 9S 10S JS KS AS JH QH KH AH",
-    ]
-    state = HandState(Rules.preset("no-passing"), [CardSet.parse(h).mask for h in hands])
-    for card in "2C 9C KC AC KD 8D 4H".split():
-        state.play(card)
-    k = Knowledge.of(SeatView.of_hand(state, 2))
+    k = doubtful_queen_knowledge()
     assert k.doubtful_queen == 1 << 1 and k.void_suits[1] == 1 << 1
     return k
 

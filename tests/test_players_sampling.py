@@ -139,9 +139,8 @@ def test_moon_helpers() -> None:
     assert best_moon_option(rules, (0, 0, 0, 0), 2).value == "add-to-others"
 
 
-def test_a_seat_that_passed_up_dumping_the_queen_rarely_gets_her() -> None:
-    from hearts.players.sampling import likely_hands
-
+def doubtful_queen_knowledge() -> Knowledge:
+    """South's knowledge after West, void in diamonds, threw 4♥ and kept Q♠ (South to play)."""
     hands = [
         "2C 3C 2D 3D 4D 5D 6D 7D 8D 2S 3S 2H 3H",
         "4C 5C 6C 7C 8C 9C QS 4H 5H 6H 7H 8H 9H",
@@ -149,9 +148,15 @@ def test_a_seat_that_passed_up_dumping_the_queen_rarely_gets_her() -> None:
         "AC KD AD 8S 9S 10S JS KS AS JH QH KH AH",
     ]
     state = HandState(Rules.preset("no-passing"), [CardSet.parse(h).mask for h in hands])
-    for card in "2C 9C KC AC KD 8D 4H".split():  # West, void in diamonds, throws 4♥ and keeps Q♠
+    for card in "2C 9C KC AC KD 8D 4H".split():
         state.play(card)
-    k = Knowledge.of(SeatView.of_hand(state, 2))
+    return Knowledge.of(SeatView.of_hand(state, 2))
+
+
+def test_a_seat_that_passed_up_dumping_the_queen_rarely_gets_her() -> None:
+    from hearts.players.sampling import likely_hands
+
+    k = doubtful_queen_knowledge()
     assert k.doubtful_queen == 1 << 1
     rng = random.Random(4)
     uniform = sum(bool(sample_hands(k, rng)[1] >> 36 & 1) for _ in range(300))
