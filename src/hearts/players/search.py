@@ -617,7 +617,7 @@ class SearchPlayer(MediumPlayer):
     world_batch = 16
     #: Compiled search: rollouts per sampled world and candidate are chosen so that one world
     #: plays about this many in all (set when sampling a world in Python cost about as much as 20
-    #: compiled rollouts; compiled, it costs about one).
+    #: compiled rollouts; compiled, it costs less than one).
     rollouts_per_world = 24
     #: ...and at most this many per candidate.
     max_repeats = 8
