@@ -13,7 +13,7 @@ from tests.test_players_sampling import RULES, doubtful_queen_knowledge, random_
 from hearts.core import Rules
 from hearts.core.cards import SUIT_MASKS
 from hearts.players.knowledge import Knowledge
-from hearts.players.sampling import is_consistent, likely_hands, likely_hands_batch
+from hearts.players.sampling import LikelyHandsSampler, is_consistent, likely_hands
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
@@ -21,7 +21,7 @@ def test_compiled_deals_agree_with_the_view(rules: Rules) -> None:
     rng = random.Random(2)
     for view, _ in random_views(rules, rules.players * 11 + rules.pass_count, 20):
         k = Knowledge.of(view)
-        hands = likely_hands_batch(k, rng, 8)
+        hands = LikelyHandsSampler(k)(rng, 8)
         assert hands.shape == (8, rules.players) and hands.dtype == np.int64
         for row in hands:
             assert is_consistent(k, [int(h) for h in row]) is None
@@ -32,9 +32,9 @@ def test_compiled_deals_agree_with_the_view(rules: Rules) -> None:
 def test_the_same_rng_state_gives_the_same_deals() -> None:
     view, _ = random_views(Rules(), 5, 1)[0]
     k = Knowledge.of(view)
-    first = likely_hands_batch(k, random.Random(9), 16)
-    assert np.array_equal(first, likely_hands_batch(k, random.Random(9), 16))
-    assert not np.array_equal(first, likely_hands_batch(k, random.Random(10), 16))
+    first = LikelyHandsSampler(k)(random.Random(9), 16)
+    assert np.array_equal(first, LikelyHandsSampler(k)(random.Random(9), 16))
+    assert not np.array_equal(first, LikelyHandsSampler(k)(random.Random(10), 16))
     assert len({tuple(row) for row in first}) > 1  # each row is its own deal
 
 
@@ -66,7 +66,7 @@ def test_compiled_and_python_samplers_deal_alike() -> None:
     n = 4000
     rng = random.Random(3)
     python = _frequencies([likely_hands(k, rng) for _ in range(n)], 4)
-    compiled = _frequencies([[int(h) for h in row] for row in likely_hands_batch(k, rng, n)], 4)
+    compiled = _frequencies([[int(h) for h in row] for row in LikelyHandsSampler(k)(rng, n)], 4)
     # Each frequency is a mean of n coin flips: its standard error is at most 0.5 / sqrt(n) (0.008),
     # so the difference of two is within 0.045 (about four standard errors) unless the samplers differ.
     assert np.abs(python - compiled).max() < 0.045
@@ -87,6 +87,6 @@ def test_a_deal_the_compiled_method_gives_up_on_comes_from_python(monkeypatch: p
         return hands, ok
 
     monkeypatch.setattr(fast_sampling, "sample_deals", gives_up_on_row_one)
-    hands = likely_hands_batch(k, random.Random(1), 3)
+    hands = LikelyHandsSampler(k)(random.Random(1), 3)
     for row in hands:
         assert is_consistent(k, [int(h) for h in row]) is None

@@ -4,7 +4,7 @@
 (the same method: the most constrained cards dealt first, each to a seat that may hold it in
 proportion to the room left in its hand, a dead end retried, Q♠ redealt away from a seat
 that passed up a chance to throw her). It takes the seat's knowledge as plain arrays
-(built by :func:`hearts.players.sampling.likely_hands_batch`), so this layer needs nothing
+(built by :class:`hearts.players.sampling.LikelyHandsSampler`), so this layer needs nothing
 above :mod:`hearts.core`. Sampling in Python cost the search players about a fifth of each
 play decision; compiled, a world costs about 2 µs, less than one rollout.
 

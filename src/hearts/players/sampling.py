@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hearts.core import HandState, SeatView
+from hearts.core import Card, HandState, SeatView
 from hearts.core.cards import QS_BIT, cards_of
 from hearts.players.knowledge import Knowledge
 
@@ -39,13 +39,7 @@ class InconsistentViewError(ValueError):
 def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
     """One consistent deal: a mask per seat, this seat's own hand included, known cards placed."""
     k = knowledge
-    n = k.players
-    others = [s for s in range(n) if s != k.seat and k.need[s] > 0]
-    cards = cards_of(k.unseen)
-    # Which seats may take each unseen card, as a list of seats.
-    eligible: list[list[int]] = []
-    for c in cards:
-        eligible.append([s for s in others if not k.excluded[s] >> c & 1])
+    cards, eligible = _eligible_seats(k)
     order = list(range(len(cards)))
     rng.shuffle(order)
     order.sort(key=lambda i: len(eligible[i]))  # stable: random among equally constrained cards
@@ -60,6 +54,13 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
             f"(hand sizes {k.need}, voids {k.void_suits})"
         )
     return hands
+
+
+def _eligible_seats(k: Knowledge) -> tuple[list[Card], list[list[int]]]:
+    """The unseen cards, and for each the seats that may take it (other seats with room left)."""
+    others = [s for s in range(k.players) if s != k.seat and k.need[s] > 0]
+    cards = cards_of(k.unseen)
+    return cards, [[s for s in others if not k.excluded[s] >> c & 1] for c in cards]
 
 
 def _greedy(
@@ -136,43 +137,53 @@ def likely_hands(knowledge: Knowledge, rng: random.Random, tries: int = 4) -> li
     return hands
 
 
-def likely_hands_batch(knowledge: Knowledge, rng: random.Random, count: int, tries: int = 4) -> Any:
-    """``count`` deals as :func:`likely_hands` would give them, sampled in compiled code
-    (:func:`hearts.fast.sampling.sample_deals`): an int64 array ``[count, seats]``. Needs numpy
-    (and numba to be fast). A deal the compiled greedy method cannot finish (rare, in tight
-    positions) is dealt by :func:`likely_hands`. One ``rng`` draw seeds the batch, so the same
-    ``rng`` state gives the same deals.
+class LikelyHandsSampler:
+    """Deals as :func:`likely_hands` gives them, a batch at a time in compiled code
+    (:func:`hearts.fast.sampling.sample_deals`). Needs numpy (and numba to be fast).
+
+    The seat's knowledge is turned into the kernel's arrays once, when the sampler is made (once
+    per decision), not for every batch. Each call draws one number from ``rng`` to seed its
+    batch, so the same ``rng`` state gives the same deals. A deal the compiled greedy method
+    cannot finish (rare, in tight positions) is dealt by :func:`likely_hands`.
     """
-    import numpy as np
 
-    from hearts.fast.sampling import sample_deals
+    def __init__(self, knowledge: Knowledge, tries: int = 4) -> None:
+        import numpy as np
 
-    k = knowledge
-    n = k.players
-    others = [s for s in range(n) if s != k.seat and k.need[s] > 0]
-    cards = cards_of(k.unseen)
-    eligible = [sum(1 << s for s in others if not k.excluded[s] >> c & 1) for c in cards]
-    base = list(k.known)
-    base[k.seat] = k.hand
-    queen = -1
-    if k.unseen & QS_BIT:
-        queen = QS_BIT.bit_length() - 1
-    hands, ok = sample_deals(
-        np.array(cards, dtype=np.int64),
-        np.array(eligible, dtype=np.int64),
-        np.array(k.need, dtype=np.int64),
-        np.array(base, dtype=np.int64),
-        k.doubtful_queen,
-        queen,
-        QUEEN_DOUBT,
-        tries,
-        rng.getrandbits(31),
-        count,
-    )
-    if not ok.all():
-        for w in np.flatnonzero(ok == 0):
-            hands[w] = likely_hands(k, rng, tries)
-    return hands
+        from hearts.fast.sampling import sample_deals
+
+        k = knowledge
+        cards, eligible = _eligible_seats(k)
+        base = list(k.known)
+        base[k.seat] = k.hand
+        self.knowledge = k
+        self.tries = tries
+        self._sample_deals = sample_deals
+        self._cards = np.array(cards, dtype=np.int64)
+        self._eligible = np.array([sum(1 << s for s in seats) for seats in eligible], dtype=np.int64)
+        self._need = np.array(k.need, dtype=np.int64)
+        self._base = np.array(base, dtype=np.int64)
+        self._queen = QS_BIT.bit_length() - 1 if k.unseen & QS_BIT else -1
+
+    def __call__(self, rng: random.Random, count: int) -> Any:
+        """``count`` deals: an int64 array ``[count, seats]``, this seat's own hand included."""
+        k = self.knowledge
+        hands, ok = self._sample_deals(
+            self._cards,
+            self._eligible,
+            self._need,
+            self._base,
+            k.doubtful_queen,
+            self._queen,
+            QUEEN_DOUBT,
+            self.tries,
+            rng.getrandbits(31),
+            count,
+        )
+        if not ok.all():
+            for w in (ok == 0).nonzero()[0]:
+                hands[w] = likely_hands(k, rng, self.tries)
+        return hands
 
 
 def sample_world(view: SeatView, knowledge: Knowledge, rng: random.Random) -> HandState:

@@ -42,7 +42,7 @@ is :func:`greedy_rollout`, a medium-lite policy with some randomness.
 
 **Compiled inner loop.** Where numba is installed (and not disabled), a player built without a
 ``rollout`` runs steps 2-3 in compiled code instead: it samples a batch of worlds
-(:func:`hearts.players.sampling.likely_hands_batch`, itself compiled) and hands them to
+(:class:`hearts.players.sampling.LikelyHandsSampler`, itself compiled) and hands them to
 :func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and every plan) out
 several times per world with the same policy compiled (``kernels.greedy_card``, checked
 card for card against :func:`make_greedy_rollout` by ``tests/test_fast_search.py``): about ten
@@ -76,7 +76,7 @@ from hearts.players.knowledge import (
     trick_points,
 )
 from hearts.players.medium import MediumPlayer, pass_danger
-from hearts.players.sampling import likely_hands, likely_hands_batch
+from hearts.players.sampling import LikelyHandsSampler, likely_hands
 
 #: ``rollout(state, rng, shooters)``: play ``state`` to the end of the hand in place.
 Rollout = Callable[[HandState, random.Random, int], None]
@@ -662,12 +662,13 @@ class SearchPlayer(MediumPlayer):
         if infer:
             plays = np.array([c for t in (*view.tricks, view.trick) for c in t.cards], dtype=np.int64)
             played = np.array(view.played_by(), dtype=np.int64)
+        sample = LikelyHandsSampler(k)
         worlds = 0
         began = time.perf_counter()
         batch = 2  # a first small batch measures the time a world takes here
         while worlds < self.max_worlds:
             batch = min(batch, self.max_worlds - worlds)
-            sampled = likely_hands_batch(k, rng, batch)
+            sampled = sample(rng, batch)
             if base is None:
                 base = state_array(view.world([int(h) for h in sampled[0]]))
             W = np.repeat(base[None, :], batch, axis=0)
