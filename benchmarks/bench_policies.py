@@ -1,6 +1,6 @@
 """Duplicate duels of the compiled rollout policies (hearts.fast.kernels): which models play better.
 
-    python benchmarks/bench_policies.py                         # smart vs greedy, greedy vs random (about 20 s)
+    python benchmarks/bench_policies.py                         # medium, smart and greedy duels (about 40 s)
     python benchmarks/bench_policies.py --pairs smart:greedy --hands 200000 --eps 0.1
 
 Every deal is played twice with the two policies in alternate seats, then swapped (seats 0 and 2
@@ -55,7 +55,9 @@ def duel(R: np.ndarray, first: int, second: int, hands: int, eps: float, seed: i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pairs", default="smart:greedy,greedy:random", help="comma-separated first:second")
+    parser.add_argument(
+        "--pairs", default="medium:greedy,medium:smart,smart:greedy,greedy:random", help="comma-separated first:second"
+    )
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--eps", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0)

@@ -18,12 +18,12 @@ from hearts.players.search import ExpertPlayer, HardPlayer, _clearly_better
 MISS, LEAD_MISS = math.log(0.15), math.log(0.4)
 
 
-def greedy_hand(rules: Rules, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """One hand played by the compiled greedy policy with no random cards: each seat's hand at the
-    start of play and every card played, in order."""
+def greedy_hand(rules: Rules, seed: int, policy: int = k.POLICY_GREEDY) -> tuple[np.ndarray, np.ndarray]:
+    """One hand played by a compiled policy (greedy unless told) with no random cards: each seat's
+    hand at the start of play and every card played, in order."""
     n = rules.players
     trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
-    pol = np.full(n, k.POLICY_GREEDY, dtype=np.int64)
+    pol = np.full(n, policy, dtype=np.int64)
     k.play_hand_traced(rules_array(rules), 1, pol, 0.0, seed, 0, trace)
     dealt = trace[:n].copy()
     passed = trace[k.TRACE_PASSED : k.TRACE_PASSED + n]
@@ -43,6 +43,21 @@ def test_the_deal_the_greedy_players_held_explains_every_play(rules: Rules) -> N
         for me in range(rules.players):
             logw = k.play_log_likelihoods(starts[None, :], R, plays, me, MISS, LEAD_MISS)
             assert logw[0] == 0.0
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("omnibus"), Rules.preset("britannica", players=3)])
+def test_the_medium_model_explains_the_medium_policys_plays(rules: Rules) -> None:
+    """With the medium rollout policy the search models the other seats by it: the deal the
+    medium-policy seats held explains every play, and the greedy model misses some of them."""
+    R = rules_array(rules)
+    greedy_misses = 0
+    for seed in range(20):
+        starts, plays = greedy_hand(rules, seed, k.POLICY_MEDIUM)
+        for me in range(rules.players):
+            logw = k.play_log_likelihoods(starts[None, :], R, plays, me, MISS, LEAD_MISS, k.POLICY_MEDIUM)
+            assert logw[0] == 0.0
+            greedy_misses += k.play_log_likelihoods(starts[None, :], R, plays, me, MISS, LEAD_MISS)[0] < 0.0
+    assert greedy_misses >= 10
 
 
 def test_other_deals_of_the_same_plays_are_less_likely() -> None:

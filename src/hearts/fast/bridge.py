@@ -34,6 +34,7 @@ POLICIES: dict[str, int] = {
     "greedy": k.POLICY_GREEDY,
     "moon": k.POLICY_MOON,
     "smart": k.POLICY_SMART,
+    "medium": k.POLICY_MEDIUM,
 }
 
 #: Default chance that the greedy policy plays (or passes) a random card instead: enough

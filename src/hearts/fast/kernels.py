@@ -77,6 +77,7 @@ POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
 POLICY_MOON = 2  #: the first such seat runs for the moon while no other has a point (:func:`moon_card`)
 POLICY_SMART = 3  #: :func:`greedy_card` with a lead that sees which leads must win the trick (:func:`smart_card`)
+POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_card`)
 
 SUIT = 0x1FFF
 CLUBS = SUIT
@@ -548,6 +549,221 @@ def moon_card(R: np.ndarray, legal: int, trick_len: int, best: int) -> int:
     return _lowest_rank(spare if spare else legal)
 
 
+# -- the medium-like rollout policy ------------------------------------------------------------
+# Twin, as far as a rollout needs, of hearts.players.medium.MediumPlayer.play_from: the same
+# lead scores, follows and discards, read off the world's hands (what is "out" to a seat is every
+# card in the other hands; a void is a seat with no card of the suit). It leaves out the medium's own
+# moon plan (a search gives its shooters POLICY_MOON instead).
+
+HIGH_SPADES = ABOVE_QUEEN  #: A♠ and K♠
+
+
+@njit
+def _out_of(S: np.ndarray, n: int, seat: int) -> int:
+    """The cards in the other seats' hands: the seat's ``Knowledge.out`` in this world."""
+    out = 0
+    for s in range(n):
+        if s != seat:
+            out |= S[S_HANDS + s]
+    return out
+
+
+@njit
+def _higher_out(out: int, card: int) -> int:
+    return out & (SUIT << (13 * (card // 13))) & ~((2 << card) - 1)
+
+
+@njit
+def _lower_out(out: int, card: int) -> int:
+    return out & (SUIT << (13 * (card // 13))) & ((1 << card) - 1)
+
+
+@njit
+def moon_threat(S: np.ndarray, R: np.ndarray, seat: int, running: int) -> int:
+    """The seat that may be running for the moon, seen from ``seat``: the search's ``running``
+    shooter when there is one; else medium's rule (``Knowledge.moon_threat``): the one other seat
+    that holds every penalty card taken so far, at least 6 of them or Q♠ and two more."""
+    if running >= 0:
+        return running if running != seat else -1
+    if R[R_MOON] == MOON_DISABLED:
+        return -1
+    pen = R[R_PENALTY]
+    holder = -1
+    for s in range(R[R_PLAYERS]):
+        if S[S_TAKEN + s] & pen:
+            if holder >= 0:
+                return -1
+            holder = s
+    if holder < 0 or holder == seat:
+        return -1
+    taken = S[S_TAKEN + holder] & pen
+    count = popcount(taken)
+    if count >= 6 or (taken & QS_BIT and count >= 3):
+        return holder
+    return -1
+
+
+@njit
+def _medium_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, threat: int) -> int:
+    n = R[R_PLAYERS]
+    hand = S[S_HANDS + seat]
+    out = _out_of(S, n, seat)
+    if threat >= 0:
+        hearts = legal & HEARTS
+        if hearts and not _higher_out(out, highest_card(hearts)) and out & HEARTS:
+            return highest_card(hearts)
+    spades = legal & SPADES
+    if spades and out & QS_BIT and not hand & HIGH_SPADES and lowest_card(spades) < QUEEN_OF_SPADES:
+        return highest_card(spades & (QS_BIT - 1))
+    bonus = R[R_BONUS_CARD]
+    best = -1
+    best_score = -1e9
+    for s in range(4):
+        suit = SUIT << (13 * s)
+        mine = legal & suit
+        if not mine:
+            continue
+        c = lowest_card(mine)
+        higher = popcount(_higher_out(out, c))
+        lower = popcount(_lower_out(out, c))
+        score = (10.0 if higher else -10.0) + min(higher, 6) - 0.5 * lower - 0.3 * popcount(mine)
+        for o in range(n):
+            if o != seat and not S[S_HANDS + o] & suit:
+                score -= 2.0  # a void seat discards points on whoever wins
+        if s == 2:
+            if hand & QS_BIT:
+                if c == QUEEN_OF_SPADES:
+                    score += 5.0 if out & HIGH_SPADES else -30.0
+                else:
+                    score -= 15.0
+            elif hand & HIGH_SPADES and out & QS_BIT and c > QUEEN_OF_SPADES:
+                score -= 12.0
+        if s == 3:
+            score -= 1.5
+        if bonus >= 0 and s == bonus // 13 and (hand >> bonus) & 1:
+            score -= 3.0
+        if score > best_score:
+            best = c
+            best_score = score
+    return best
+
+
+@njit
+def _medium_follow(
+    S: np.ndarray, R: np.ndarray, legal: int, seat: int, trick_len: int, w: int, w_seat: int, tmask: int, threat: int
+) -> int:
+    n = R[R_PLAYERS]
+    led = w // 13
+    last = trick_len == n - 1
+    bonus = R[R_BONUS_CARD]
+    pts = trick_points(tmask, R)
+    if bonus >= 0 and (tmask >> bonus) & 1:
+        pts += R[R_BONUS_POINTS]
+    below = legal & ((1 << w) - 1)
+    above = legal & ~((1 << w) - 1)
+    if S[S_TRICKS_DONE] == 0 and not R[R_POINTS_FIRST_TRICK] and not (bonus >= 0 and led == bonus // 13):
+        return highest_card(legal)  # the first trick carries no points: shed the highest
+    if threat >= 0 and w_seat == threat and above and (tmask & HEARTS or led == 3):
+        return lowest_card(above & ~QS_BIT if above & ~QS_BIT else above)  # take a heart off the shooter
+    out = _out_of(S, n, seat)
+    if bonus >= 0 and led == bonus // 13 and pts <= 0:
+        if (tmask >> bonus) & 1 or (S[S_HANDS + seat] >> bonus) & 1:
+            if (legal >> bonus) & 1 and bonus > w and (last or not _higher_out(out, bonus)):
+                return bonus
+            if (tmask >> bonus) & 1:
+                m = above
+                while m:
+                    c = lowest_card(m)
+                    if last or not _higher_out(out, c):
+                        return c
+                    m &= m - 1
+    if led == 2:
+        if legal & QS_BIT:
+            if w > QUEEN_OF_SPADES:
+                return QUEEN_OF_SPADES
+            if below:
+                return highest_card(below)
+            others = legal & ~QS_BIT
+            return highest_card(others) if others else QUEEN_OF_SPADES
+        queen_out = (out & QS_BIT) != 0 and not tmask & QS_BIT
+        if last and not tmask & QS_BIT and pts <= 0:
+            return highest_card(legal)
+        if below:
+            return highest_card(below)
+        if queen_out:
+            under_q = above & (QS_BIT - 1)
+            if under_q:
+                return highest_card(under_q)
+            return lowest_card(above)
+        return highest_card(legal)
+    if last and pts <= 0 and led != 3:
+        return highest_card(legal)
+    if below:
+        return highest_card(below)
+    return highest_card(legal)
+
+
+@njit
+def _medium_discard(S: np.ndarray, R: np.ndarray, legal: int, seat: int, w_seat: int, threat: int) -> int:
+    bonus = R[R_BONUS_CARD]
+    if bonus >= 0 and legal & ~(1 << bonus):
+        legal &= ~(1 << bonus)
+    if threat >= 0 and w_seat == threat:
+        clean = legal & ~R[R_PENALTY]
+        if clean:
+            return _top_rank(clean)
+    if legal & QS_BIT:
+        return QUEEN_OF_SPADES
+    out = _out_of(S, R[R_PLAYERS], seat)
+    high = legal & HIGH_SPADES
+    if high and out & QS_BIT:
+        return highest_card(high)
+    best = -1
+    best_score = -1e9
+    for s in range(4):
+        mine = legal & (SUIT << (13 * s))
+        if not mine:
+            continue
+        c = highest_card(mine)
+        score = c % 13 + (3.0 if s == 3 else 0.0) + max(0, 3 - popcount(mine)) * 1.0
+        if not _lower_out(out, c) and s != 3:
+            score -= 4.0  # nothing lower is out: this card can never win a trick, so keep it
+        if score > best_score:
+            best = c
+            best_score = score
+    return best
+
+
+@njit
+def medium_card(
+    S: np.ndarray,
+    R: np.ndarray,
+    legal: int,
+    seat: int,
+    trick_len: int,
+    best: int,
+    best_seat: int,
+    tmask: int,
+    running: int,
+    eps: float,
+) -> int:
+    """The medium player's card play (``MediumPlayer.play_from`` without its own moon plan), with
+    probability ``eps`` a random legal card; the running shooter plays :func:`moon_card`, and the
+    others treat it as the moon threat. The arguments are :func:`greedy_card`'s."""
+    if legal & (legal - 1) == 0:
+        return lowest_card(legal)
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    if running == seat:
+        return moon_card(R, legal, trick_len, best)
+    threat = moon_threat(S, R, seat, running)
+    if trick_len == 0:
+        return _medium_lead(S, R, legal, seat, threat)
+    if legal & (SUIT << (13 * (best // 13))):
+        return _medium_follow(S, R, legal, seat, trick_len, best, best_seat, tmask, threat)
+    return _medium_discard(S, R, legal, seat, best_seat, threat)
+
+
 @njit
 def _pass_danger(card: int, bonus: int) -> int:
     """How much a seat wants to be rid of ``card`` when passing (greedy pass)."""
@@ -572,7 +788,9 @@ def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
     left = hand
     bonus = R[R_BONUS_CARD]
     for _ in range(R[R_PASS_COUNT]):
-        if (policy != POLICY_GREEDY and policy != POLICY_SMART) or (eps > 0.0 and np.random.random() < eps):
+        if (policy != POLICY_GREEDY and policy != POLICY_SMART and policy != POLICY_MEDIUM) or (
+            eps > 0.0 and np.random.random() < eps
+        ):
             c = random_card(left)
         else:
             c = -1
@@ -662,6 +880,8 @@ def play_out_to(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, 
             running = running_shooter(S, R, policies) if moon else -1
             if policies[turn] == POLICY_SMART:
                 card = smart_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
+            elif policies[turn] == POLICY_MEDIUM:
+                card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             else:
                 card = greedy_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
         if tracing:
@@ -1139,9 +1359,15 @@ def _plausible_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, card: i
 
 @njit
 def play_log_likelihoods(
-    starts: np.ndarray, R: np.ndarray, plays: np.ndarray, me: int, log_miss: float, log_lead_miss: float
+    starts: np.ndarray,
+    R: np.ndarray,
+    plays: np.ndarray,
+    me: int,
+    log_miss: float,
+    log_lead_miss: float,
+    policy: int = POLICY_GREEDY,
 ) -> np.ndarray:
-    """For each sampled world, how well the greedy rollout policy explains the other seats' plays so far.
+    """For each sampled world, how well the rollout policy explains the other seats' plays so far.
 
     ``starts[w, s]`` is seat ``s``'s hand at the start of play in world ``w`` (its cards now plus
     those it has played); ``plays`` the cards played in this hand in order. Every play by a seat
@@ -1150,7 +1376,10 @@ def play_log_likelihoods(
     ``log_miss`` to the world's log-likelihood, a lead it would not have made ``log_lead_miss``.
     The result weights the worlds of a search (a deal in which an opponent ducked with 5♠ when it
     "held" 10♠ under J♠ is less likely than one in which it had no spade between them).
+    With ``policy`` :data:`POLICY_MEDIUM` the model is :func:`medium_card` (its lead too, which has
+    no noise: any other lead is a miss); any other policy is modelled by :func:`greedy_card`.
     """
+    medium = policy == POLICY_MEDIUM
     W = starts.shape[0]
     n = R[R_PLAYERS]
     out = np.zeros(W, dtype=np.float64)
@@ -1168,7 +1397,11 @@ def play_log_likelihoods(
                 legal = legal_mask(S, R)
                 if legal & (legal - 1):
                     tl = S[S_TRICK_LEN]
-                    if tl == 0:
+                    if medium:
+                        best, best_seat = trick_best(S, n)
+                        if medium_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0) != card:
+                            logw += log_lead_miss if tl == 0 else log_miss
+                    elif tl == 0:
                         if not _plausible_lead(S, R, legal, seat, card):
                             logw += log_lead_miss
                     else:

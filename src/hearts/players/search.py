@@ -88,7 +88,7 @@ _QUEEN_AND_ABOVE = _SPADE_MASK & ~_UNDER_QUEEN
 _ABOVE_QUEEN = _QUEEN_AND_ABOVE & ~QS_BIT
 #: The compiled rollout policies by name: their ``POLICY_*`` numbers in :mod:`hearts.fast.kernels`,
 #: written out because that module (numba) is optional here; a test holds them equal.
-_ROLLOUT_POLICIES = {"greedy": 1, "smart": 3}
+_ROLLOUT_POLICIES = {"greedy": 1, "smart": 3, "medium": 4}
 
 
 def _queen_out(hands: list[int]) -> bool:
@@ -322,6 +322,9 @@ def _load_kernels() -> Any:
         np.zeros(1, dtype=np.int64),
         1,
     )
+    kernels.play_log_likelihoods(
+        np.array([hands], dtype=np.int64), rules_array(rules), np.zeros(0, dtype=np.int64), 0, -1.0, -1.0, 1
+    )
     three = np.arange(3, dtype=np.int64)
     sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)
     return kernels
@@ -407,9 +410,10 @@ class SearchPlayer(MediumPlayer):
     miss_weight = 0.15
     lead_miss_weight = 0.4
     #: The compiled rollout policy of every seat not running for the moon: ``"greedy"``
-    #: (:func:`hearts.fast.kernels.greedy_card`) or ``"smart"`` (:func:`hearts.fast.kernels.smart_card`,
-    #: which also never leads a sure winner while another lead exists). Inference models the
-    #: other seats with greedy either way.
+    #: (:func:`hearts.fast.kernels.greedy_card`), ``"smart"`` (:func:`hearts.fast.kernels.smart_card`,
+    #: which also never leads a sure winner while another lead exists) or ``"medium"``
+    #: (:func:`hearts.fast.kernels.medium_card`, the medium player's card play compiled).
+    #: Inference models the other seats with the medium policy under ``"medium"``, else with greedy.
     default_rollout_policy = "greedy"
 
     def __init__(
@@ -679,7 +683,9 @@ class SearchPlayer(MediumPlayer):
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
                 starts = sampled | played
-                chunks_logw.append(kern.play_log_likelihoods(starts, R, plays, me, self._log_miss, self._log_lead_miss))
+                chunks_logw.append(
+                    kern.play_log_likelihoods(starts, R, plays, me, self._log_miss, self._log_lead_miss, self._policy)
+                )
             worlds += batch
             now = time.perf_counter()
             if now >= deadline:
