@@ -17,7 +17,6 @@ from hearts.fast import kernels as k
 from hearts.fast import rules_array, simulate, state_array
 from hearts.players.knowledge import Knowledge
 from hearts.players.medium import MediumPlayer
-from hearts.players.search import HardPlayer
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
@@ -95,11 +94,3 @@ def test_the_medium_policy_beats_greedy_and_plays_whole_hands() -> None:
     medium = mixed.scores[:, [0, 2]].sum() + swapped.scores[:, [1, 3]].sum()
     greedy = mixed.scores[:, [1, 3]].sum() + swapped.scores[:, [0, 2]].sum()
     assert medium < greedy
-
-
-def test_hard_takes_the_medium_rollout_policy_by_name() -> None:
-    player = HardPlayer(seed=1, rollout_policy="medium")
-    assert player.rollout_policy == "medium"
-    with pytest.raises(ValueError, match="unknown rollout_policy 'meduim'"):
-        HardPlayer(seed=1, rollout_policy="meduim")
-    assert np.int64(k.POLICY_MEDIUM) == 4

@@ -167,15 +167,16 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
 def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
     from hearts.players.search import _ROLLOUT_POLICIES
 
-    assert _ROLLOUT_POLICIES == {"greedy": k.POLICY_GREEDY, "smart": k.POLICY_SMART}
-    assert HardPlayer(seed=1).rollout_policy == "greedy"
+    assert _ROLLOUT_POLICIES == {"greedy": k.POLICY_GREEDY, "smart": k.POLICY_SMART, "medium": k.POLICY_MEDIUM}
+    assert HardPlayer(seed=1).rollout_policy == "medium"
     with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):
         HardPlayer(rollout_policy="clever")
 
 
-def test_the_smart_rollout_policy_changes_what_the_search_sees() -> None:
+def test_the_rollout_policy_changes_what_the_search_sees() -> None:
     # Same view, same seed, same worlds: the rollouts differ only in their policy, so the
-    # searched values differ (smart never leads a sure winner while another lead exists).
+    # searched values differ (smart never leads a sure winner while another lead exists;
+    # medium leads and discards by its own scores).
     from hearts.players.knowledge import Knowledge
     from hearts.players.search import candidate_cards
 
@@ -189,12 +190,12 @@ def test_the_smart_rollout_policy_changes_what_the_search_sees() -> None:
     cands = candidate_cards(knowledge, legal)
     assert len(cands) > 1
     values = {}
-    for policy in ("greedy", "smart"):
+    for policy in ("greedy", "smart", "medium"):
         player = HardPlayer(seed=5, worlds=40, rollout_policy=policy)
         vals, _, worlds, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
         assert worlds == 40
         values[policy] = vals
-    assert values["greedy"] != values["smart"]
+    assert values["greedy"] != values["smart"] != values["medium"] != values["greedy"]
 
 
 @pytest.mark.parametrize(

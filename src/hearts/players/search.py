@@ -414,7 +414,7 @@ class SearchPlayer(MediumPlayer):
     #: which also never leads a sure winner while another lead exists) or ``"medium"``
     #: (:func:`hearts.fast.kernels.medium_card`, the medium player's card play compiled).
     #: Inference models the other seats with the medium policy under ``"medium"``, else with greedy.
-    default_rollout_policy = "greedy"
+    default_rollout_policy = "medium"
 
     def __init__(
         self,
