@@ -457,7 +457,7 @@ def greedy_card(
     running: int,
     eps: float,
 ) -> int:
-    """The search players' rollout policy (``make_greedy_rollout`` in hearts.players.search), card for card.
+    """The greedy rollout policy (``make_greedy_rollout`` in hearts.players.search), card for card.
 
     ``best``/``best_seat``: the card winning the trick in progress (of ``trick_len`` cards) and its
     seat; ``tmask``: the trick's cards; ``running``: a moon runner (:func:`running_shooter`) or -1.

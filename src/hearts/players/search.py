@@ -44,13 +44,16 @@ is :func:`greedy_rollout`, a medium-lite policy with some randomness.
 ``rollout`` runs steps 2-3 in compiled code instead: it samples a batch of worlds
 (:class:`hearts.players.sampling.LikelyHandsSampler`, itself compiled) and hands them to
 :func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and every plan) out
-several times per world with the same policy compiled (``kernels.greedy_card``, checked
-card for card against :func:`make_greedy_rollout` by ``tests/test_fast_search.py``): about ten
+several times per world with a compiled policy: by default the medium player's card play
+(``kernels.medium_card``, ``rollout_policy="medium"``, checked card for card against
+:class:`~hearts.players.medium.MediumPlayer` by ``tests/test_fast_medium.py``), which also
+models the other seats in inference; ``rollout_policy="greedy"`` is :func:`make_greedy_rollout`
+compiled (``kernels.greedy_card``, checked by ``tests/test_fast_search.py``). About ten
 times the rollouts per budget. ``rollout="python"`` keeps the pure-Python loop, which is also the
 fallback without numba.
 
-``hard`` defaults to 0.3 s per decision and passes like medium; ``expert`` defaults to
-1 s (about three times the worlds) and searches its pass too. The budget is checked after
+``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
+worlds; both search their pass where the compiled loop runs (without it hard passes like medium). The budget is checked after
 every world (every batch of worlds in the compiled loop, a batch cut to the time left), so a
 decision overruns it by about one world's rollouts (a few ms).
 """
