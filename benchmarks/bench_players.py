@@ -7,9 +7,9 @@
 Decisions are taken along real games: every seat of a table is the measured level, and each
 decision it makes (passes and plays, "only legal card" plays included; they are timed apart)
 is timed with a wall clock, since the players' budgets are wall-clock. Rollouts per second are
-measured three ways: the rollout policy playing whole hands from the deal (CPU time) in Python and
-compiled (numba, the search's inner loop where numba is installed), and inside the search players'
-decisions (rollouts they report over the time they took, sampling worlds included).
+measured four ways: the greedy rollout policy playing whole hands from the deal (CPU time) in
+Python (the search without numba) and compiled, the medium policy compiled (the search's inner
+loop where numba is installed), and inside the search players' decisions (rollouts they report over the time they took, sampling worlds included).
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ def bench_rollouts(hands: int, epsilon: float) -> float:
     return hands / (time.process_time() - start)
 
 
-def bench_compiled_rollouts(hands: int, epsilon: float) -> float | None:
-    """Full hands per CPU second of the same policy in compiled code (the search's default inner loop
-    where numba is installed), from the deal; None without numba."""
+def bench_compiled_rollouts(hands: int, epsilon: float, policy: str = "greedy") -> float | None:
+    """Full hands per CPU second of a compiled rollout policy (``greedy``: the Python policy's twin;
+    ``medium``: the search's default inner loop where numba is installed), from the deal; None
+    without numba."""
     from hearts.players.search import compiled_kernels
 
     kern = compiled_kernels()
@@ -55,9 +56,10 @@ def bench_compiled_rollouts(hands: int, epsilon: float) -> float | None:
     rng = random.Random(1)
     worlds = np.stack([state_array(HandState.deal(rules, rng)) for _ in range(hands)])
     R = rules_array(rules)
-    greedy = np.full((1, rules.players), kern.POLICY_GREEDY, dtype=np.int64)
+    code = kern.POLICY_MEDIUM if policy == "medium" else kern.POLICY_GREEDY
+    policies = np.full((1, rules.players), code, dtype=np.int64)
     seeds = np.arange(hands, dtype=np.int64)[:, None]
-    args = (R, np.array([-1], dtype=np.int64), greedy, epsilon)
+    args = (R, np.array([-1], dtype=np.int64), policies, epsilon)
     kern.search_worlds(worlds[:1], *args, seeds[:1], kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))
     start = time.process_time()
     kern.search_worlds(worlds, *args, seeds, kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))
@@ -128,7 +130,11 @@ def main() -> None:
     fast = bench_compiled_rollouts(args.rollout_hands * 10, 0.1)
     figures["compiled_rollout_hands_per_cpu_s"] = fast
     if fast is not None:
-        print(f"the same policy compiled (the search's default with numba): {fast:,.0f}/s, CPU time")
+        print(f"the same policy compiled: {fast:,.0f}/s, CPU time")
+    medium = bench_compiled_rollouts(args.rollout_hands * 10, 0.1, "medium")
+    figures["compiled_medium_rollout_hands_per_cpu_s"] = medium
+    if medium is not None:
+        print(f"the medium policy compiled (the search's default with numba): {medium:,.0f}/s, CPU time")
     print()
     print(
         f"{'level':<8} {'budget':>7} {'play mean':>10} {'play max':>9} {'pass mean':>10} {'pass max':>9} {'rollouts/s':>11} {'decisions':>9}"
