@@ -77,7 +77,7 @@ POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
 POLICY_MOON = 2  #: the first such seat runs for the moon while no other has a point (:func:`moon_card`)
 POLICY_SMART = 3  #: :func:`greedy_card` with a lead that sees which leads must win the trick (:func:`smart_card`)
-POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_card`)
+POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_card`); it passes as greedy does
 
 SUIT = 0x1FFF
 CLUBS = SUIT
