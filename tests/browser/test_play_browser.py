@@ -31,6 +31,21 @@ def _no_script_errors(*pages: Any) -> None:
         assert page.script_errors == [], page.script_errors
 
 
+def _click_unless_covered(page: Any, target: Any) -> bool:
+    """Click ``target``; False when a dialog covers it instead. The end-of-hand dialog opens after
+    its score fetch, so it can appear after the next hand is shown and after the caller looked
+    for it: the caller then goes round and finds the dialog."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        target.click(timeout=3000)
+    except PlaywrightTimeoutError:
+        if page.locator("#overlay").is_hidden():
+            raise
+        return False
+    return True
+
+
 def _step(page: Any, state: dict[str, Any]) -> str:
     """Do the one thing a person would do now; return what was done ('' if waiting)."""
     dialog = page.locator("#overlay:not([hidden]) #dialog-title")
@@ -51,14 +66,16 @@ def _step(page: Any, state: dict[str, Any]) -> str:
         if illegal.count() and not state.get("refused"):
             # A greyed card is refused with the engine's reason, and nothing changes.
             before = page.locator("#hand .card").count()
-            illegal.first.click()
+            if not _click_unless_covered(page, illegal.first):
+                return ""
             page.wait_for_selector("#message.error")
             state["refused"] = page.locator("#message").inner_text()
             assert page.locator("#hand .card").count() == before
         if page.locator("#trick .card").count() >= 2 and "mid_trick" in state:
             page.screenshot(path=str(state.pop("mid_trick")))
         before = page.locator("#hand .card").count()
-        page.locator("#hand .card:not(.illegal)").first.click()
+        if not _click_unless_covered(page, page.locator("#hand .card:not(.illegal)").first):
+            return ""
         page.wait_for_function(
             f"document.querySelectorAll('#hand .card').length < {before} || !document.querySelector('#overlay').hidden"
         )
@@ -161,7 +178,6 @@ RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Path) -> None:
     """The person in seat 1 shoots the moon (the scenario of test_server's moon test) and chooses by button."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from websockets.sync.client import connect
 
     body = {"preset": "britannica", "rules": {"pass_cycle": ["hold"]}, "seed": 11, "seats": [{"kind": "human"}] * 4}
@@ -202,13 +218,8 @@ def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Pa
                 if playable:
                     lowest = min(playable, key=lambda el: RANKS.index(el.get_attribute("data-card")[:-1]))
                     before = page.locator("#hand .card").count()
-                    try:
-                        lowest.click(timeout=3000)
-                    except PlaywrightTimeoutError:
-                        # The last hand's score dialog can open (after its fetch) between the
-                        # check above and the click, and covers the hand: go round, where
-                        # its "Next hand" button is pressed.
-                        continue
+                    if not _click_unless_covered(page, lowest):
+                        continue  # the last hand's dialog: its "Next hand" is pressed next time round
                     page.wait_for_function(
                         f"document.querySelectorAll('#hand .card').length < {before} || document.querySelector('#actions button')"
                         " || !document.querySelector('#overlay').hidden"
