@@ -55,10 +55,12 @@ def _step(page: Any, state: dict[str, Any]) -> str:
     if confirm.count():
         cards = page.locator("#hand .card")
         for i in range(3):
-            cards.nth(i).click()
+            if not _click_unless_covered(page, cards.nth(i)):
+                return ""
         assert page.locator("#hand .card.selected").count() == 3
         assert confirm.is_enabled()
-        confirm.click()
+        if not _click_unless_covered(page, confirm):
+            return ""
         page.wait_for_selector("#confirm-pass", state="detached")
         return "pass"
     if page.locator("#me-plate.to-move").count() and page.locator("#hand .card").count():
