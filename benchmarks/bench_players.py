@@ -9,7 +9,8 @@ decision it makes (passes and plays, "only legal card" plays included; they are 
 is timed with a wall clock, since the players' budgets are wall-clock. Rollouts per second are
 measured four ways: the greedy rollout policy playing whole hands from the deal (CPU time) in
 Python (the search without numba) and compiled, the medium policy compiled (the search's inner
-loop where numba is installed), and inside the search players' decisions (rollouts they report over the time they took, sampling worlds included).
+loop where numba is installed), and inside the search players' decisions (rollouts they report
+over the time they took, sampling worlds included).
 """
 
 from __future__ import annotations
@@ -50,14 +51,13 @@ def bench_compiled_rollouts(hands: int, epsilon: float, policy: str = "greedy") 
         return None
     import numpy as np
 
-    from hearts.fast.bridge import rules_array, state_array
+    from hearts.fast.bridge import POLICIES, rules_array, state_array
 
     rules = Rules.preset("no-passing")
     rng = random.Random(1)
     worlds = np.stack([state_array(HandState.deal(rules, rng)) for _ in range(hands)])
     R = rules_array(rules)
-    code = kern.POLICY_MEDIUM if policy == "medium" else kern.POLICY_GREEDY
-    policies = np.full((1, rules.players), code, dtype=np.int64)
+    policies = np.full((1, rules.players), POLICIES[policy], dtype=np.int64)
     seeds = np.arange(hands, dtype=np.int64)[:, None]
     args = (R, np.array([-1], dtype=np.int64), policies, epsilon)
     kern.search_worlds(worlds[:1], *args, seeds[:1], kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))

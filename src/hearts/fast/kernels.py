@@ -555,8 +555,6 @@ def moon_card(R: np.ndarray, legal: int, trick_len: int, best: int) -> int:
 # card in the other hands; a void is a seat with no card of the suit). It leaves out the medium's own
 # moon plan (a search gives its shooters POLICY_MOON instead).
 
-HIGH_SPADES = ABOVE_QUEEN  #: A♠ and K♠
-
 
 @njit
 def _out_of(S: np.ndarray, n: int, seat: int) -> int:
@@ -613,7 +611,7 @@ def _medium_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, threat: in
         if hearts and not _higher_out(out, highest_card(hearts)) and out & HEARTS:
             return highest_card(hearts)
     spades = legal & SPADES
-    if spades and out & QS_BIT and not hand & HIGH_SPADES and lowest_card(spades) < QUEEN_OF_SPADES:
+    if spades and out & QS_BIT and not hand & ABOVE_QUEEN and lowest_card(spades) < QUEEN_OF_SPADES:
         return highest_card(spades & (QS_BIT - 1))
     bonus = R[R_BONUS_CARD]
     best = -1
@@ -633,10 +631,10 @@ def _medium_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, threat: in
         if s == 2:
             if hand & QS_BIT:
                 if c == QUEEN_OF_SPADES:
-                    score += 5.0 if out & HIGH_SPADES else -30.0
+                    score += 5.0 if out & ABOVE_QUEEN else -30.0
                 else:
                     score -= 15.0
-            elif hand & HIGH_SPADES and out & QS_BIT and c > QUEEN_OF_SPADES:
+            elif hand & ABOVE_QUEEN and out & QS_BIT and c > QUEEN_OF_SPADES:
                 score -= 12.0
         if s == 3:
             score -= 1.5
@@ -715,7 +713,7 @@ def _medium_discard(S: np.ndarray, R: np.ndarray, legal: int, seat: int, w_seat:
     if legal & QS_BIT:
         return QUEEN_OF_SPADES
     out = _out_of(S, R[R_PLAYERS], seat)
-    high = legal & HIGH_SPADES
+    high = legal & ABOVE_QUEEN
     if high and out & QS_BIT:
         return highest_card(high)
     best = -1
