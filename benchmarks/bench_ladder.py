@@ -14,6 +14,16 @@ when the whole interval is below it, and otherwise *not shown* at this many deal
 ``--budget`` is the seconds per decision of the searching players (hard and expert; the others
 ignore it); without it each level uses its own default (hard 0.3 s, expert 1 s). ``--write-docs``
 replaces the "## Ladder results" section of docs/players.md and docs/tournaments.md with the table.
+
+A rung too long for one sitting (expert against hard takes about 12 s a deal on 2 cores) can be
+played in parts, each a ``hearts tournament`` of its own seed, and pooled deal by deal::
+
+    hearts tournament --players expert,hard --hands 100 --games 0 --seed 1 --jobs 2 --json part1.json
+    hearts tournament --players expert,hard --hands 100 --games 0 --seed 2 --jobs 2 --json part2.json
+    python benchmarks/bench_ladder.py --pool part1.json part2.json
+
+The parts must have the same two players, rules and budget and different seeds (the same seed
+deals the same cards, which would count those deals twice).
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from hearts.players.registry import LEVELS
+from hearts.sim.stats import mean_ci
 from hearts.sim.tournament import TournamentConfig, default_jobs, run_tournament
 
 #: Each rung: (upper, lower, the payoff the upper level should clear).
@@ -81,6 +92,75 @@ def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.N
     }
 
 
+class PoolError(ValueError):
+    """Tournament files that cannot be pooled into one rung, and why."""
+
+
+def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[str, Any]:
+    """One rung from the JSON of several ``hearts tournament --json`` runs of the same two players.
+
+    The payoff's interval is over every deal of every part; points, moons and seconds per decision
+    are the parts' means weighted by their deals (decisions, for the seconds); the 95th percentile
+    of a decision is the largest of the parts' (the parts keep no single decision's time).
+    """
+    names = names or [f"part {i + 1}" for i in range(len(parts))]
+    if not parts:
+        raise PoolError("nothing to pool: give at least one tournament file")
+    first = parts[0]["config"]
+    labels = first["labels"]
+    if len(labels) != 2:
+        raise PoolError(f"{names[0]}: a rung is two players, this tournament has {len(labels)}: {', '.join(labels)}")
+    seeds: dict[int, str] = {}
+    for name, part in zip(names, parts, strict=True):
+        config = part["config"]
+        for key in ("labels", "preset", "seats", "budget", "rules"):
+            if config[key] != first[key]:
+                raise PoolError(
+                    f"{name}: its {key} {config[key]!r} differ from {names[0]}'s {first[key]!r}; "
+                    "only runs of the same players under the same rules and budget pool"
+                )
+        if config["games"]:
+            raise PoolError(f"{name}: it played {config['games']} whole games; a rung is single-hand deals (--games 0)")
+        if config["seed"] in seeds:
+            raise PoolError(
+                f"{name}: seed {config['seed']} again (as in {seeds[config['seed']]}): "
+                "the same seed deals the same cards, so those deals would count twice"
+            )
+        seeds[config["seed"]] = name
+    upper, lower = labels
+
+    def weighted(player: str, figure: str, weight: str = "n") -> float:
+        pairs = [(p["players"][player][figure]["mean"], p["players"][player][figure][weight]) for p in parts]
+        total = sum(w for _, w in pairs)
+        return sum(m * w for m, w in pairs) / total if total else float("nan")
+
+    payoffs = [x for p in parts for x in p["players"][upper]["payoff_by_deal"]]
+    est = mean_ci(payoffs)
+    rung = (upper, lower)
+    target = next((t for u, lo, t in RUNGS if (u, lo) == rung), 0.0)
+    return {
+        "upper": upper,
+        "lower": lower,
+        "target": target,
+        "deals": est.n,
+        "payoff": est.mean,
+        "ci_low": est.low,
+        "ci_high": est.high,
+        "points_upper": weighted(upper, "points_per_hand"),
+        "points_lower": weighted(lower, "points_per_hand"),
+        "moons_upper": weighted(upper, "moons_made_per_hand"),
+        "moons_lower": weighted(lower, "moons_made_per_hand"),
+        "s_per_decision_upper": weighted(upper, "seconds_per_decision", "decisions"),
+        "p95_upper": max(p["players"][upper]["seconds_per_decision"]["p95"] for p in parts),
+        "s_per_decision_lower": weighted(lower, "seconds_per_decision", "decisions"),
+        "verdict": verdict(est.low, est.high, target),
+        "wall_s": sum(p["seconds"] for p in parts),
+        "budget": first["budget"],
+        "seed": ", ".join(str(s) for s in seeds),
+        "parts": len(parts),
+    }
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
     """The ladder section: one line per rung, then the commands that measured them."""
     lines = [
@@ -102,7 +182,12 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     for command, measured, machine, jobs, seed, commit in dict.fromkeys(
         (r["command"], r["measured"], r["machine"], r["jobs"], r["seed"], r.get("commit", "?")) for r in rows
     ):
-        lines.append(f"- `{command}` ({measured}, code at {commit}, {machine}, {jobs} worker processes, seed {seed})")
+        if commit is None:  # a pooled rung: its parts were played elsewhere, each with its own command
+            lines.append(f"- `{command}` ({measured}: `hearts tournament` runs of seeds {seed}, {machine})")
+        else:
+            lines.append(
+                f"- `{command}` ({measured}, code at {commit}, {machine}, {jobs} worker processes, seed {seed})"
+            )
     lines += [
         "",
         "Payoff: the upper level's mean of the other seats' points minus its own, per seat per deal, "
@@ -150,7 +235,29 @@ def main(argv: list[str] | None = None) -> int:
         metavar="JSON",
         help="play nothing: render the rungs of earlier --json files",
     )
+    parser.add_argument(
+        "--pool",
+        nargs="+",
+        default=None,
+        metavar="JSON",
+        help="play nothing: pool the deals of 'hearts tournament --json' files of the same two players into a rung",
+    )
     args = parser.parse_args(argv)
+    if args.pool:
+        try:
+            row = pool([json.loads(Path(name).read_text()) for name in args.pool], list(args.pool))
+        except (OSError, ValueError, KeyError) as exc:
+            parser.error(f"cannot pool: {exc}")
+        row.update(
+            command="python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            measured=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC") + " (pooled)",
+            machine=f"{platform.machine()}, {os.cpu_count()} cores",
+            jobs=None,
+            commit=None,
+        )
+        if args.json:
+            Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": [row]}, indent=1) + "\n")
+        return _report([row], args)
     if args.merge:
         rows = [row for name in args.merge for row in json.loads(Path(name).read_text())["rungs"]]
         return _report(rows, args)

@@ -1,0 +1,84 @@
+"""The ladder benchmark's pooling of tournament parts: deal by deal, and only parts that belong together."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from hearts.sim.stats import mean_ci
+from hearts.sim.tournament import TournamentConfig, run_tournament
+
+
+@pytest.fixture(scope="module")
+def ladder() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_ladder.py"
+    spec = importlib.util.spec_from_file_location("bench_ladder", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_ladder"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def part(seed: int, players: tuple[str, str] = ("easy", "random"), hands: int = 3, games: int = 0) -> dict[str, Any]:
+    result = run_tournament(TournamentConfig(players, hands=hands, games=games, seed=seed), jobs=1)
+    return json.loads(json.dumps(result.to_dict()))  # as read back from a --json file
+
+
+@pytest.fixture(scope="module")
+def parts() -> list[dict[str, Any]]:
+    return [part(1), part(2, hands=5)]
+
+
+def test_pool_takes_the_interval_over_every_deal_of_every_part(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    row = ladder.pool(parts)
+    deals = parts[0]["players"]["easy"]["payoff_by_deal"] + parts[1]["players"]["easy"]["payoff_by_deal"]
+    assert len(deals) == 8
+    est = mean_ci(deals)
+    assert (row["upper"], row["lower"], row["deals"]) == ("easy", "random", 8)
+    assert (row["payoff"], row["ci_low"], row["ci_high"]) == pytest.approx((est.mean, est.low, est.high))
+    # Points are weighted by deals: the 5-deal part counts 5/8.
+    points = [p["players"]["random"]["points_per_hand"]["mean"] for p in parts]
+    assert row["points_lower"] == pytest.approx((3 * points[0] + 5 * points[1]) / 8)
+    assert row["seed"] == "1, 2" and row["parts"] == 2
+    text = ladder.markdown(
+        [{**row, "command": "pool", "measured": "now", "machine": "m", "jobs": None, "commit": None}]
+    )
+    assert "| easy vs random | 8 |" in text and "seeds 1, 2" in text
+
+
+def test_pool_refuses_the_same_seed_twice(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    with pytest.raises(ladder.PoolError, match=r"b\.json: seed 1 again \(as in a\.json\)"):
+        ladder.pool([parts[0], parts[0]], ["a.json", "b.json"])
+
+
+def test_pool_refuses_other_players_and_whole_games(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    with pytest.raises(ladder.PoolError, match="labels .* differ"):
+        ladder.pool([parts[0], part(3, players=("medium", "random"))])
+    with pytest.raises(ladder.PoolError, match="whole games"):
+        ladder.pool([parts[0], part(4, hands=1, games=1)])
+    with pytest.raises(ladder.PoolError, match="nothing to pool"):
+        ladder.pool([])
+
+
+def test_pool_from_the_command_line(
+    ladder: ModuleType, parts: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = []
+    for i, p in enumerate(parts):
+        f = tmp_path / f"part{i}.json"
+        f.write_text(json.dumps(p))
+        files.append(str(f))
+    out = tmp_path / "rung.json"
+    assert ladder.main(["--pool", *files, "--json", str(out)]) == 0
+    assert "| easy vs random | 8 |" in capsys.readouterr().out
+    assert json.loads(out.read_text())["rungs"][0]["deals"] == 8
+    with pytest.raises(SystemExit):
+        ladder.main(["--pool", files[0], files[0]])
+    assert "seed 1 again" in capsys.readouterr().err
