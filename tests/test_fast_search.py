@@ -13,7 +13,7 @@ from hearts.core.hand import deal_cards
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, state_array
 from hearts.fast.search_rollout import CompiledRollout
-from hearts.players.search import HardPlayer
+from hearts.players.hard import HardPlayer
 
 
 def midgame_world(rules: Rules, seed: int, cards: int) -> HandState:
@@ -81,8 +81,8 @@ def test_bad_epsilon_is_refused() -> None:
 
 
 def test_search_players_take_the_compiled_rollout_by_name() -> None:
+    from hearts.players.expert import ExpertPlayer
     from hearts.players.registry import make_player
-    from hearts.players.search import ExpertPlayer
 
     player = make_player("hard", seed=2, rollout="compiled")
     assert isinstance(player.rollout, CompiledRollout) and player.rollout.epsilon == 0.1  # type: ignore[attr-defined]

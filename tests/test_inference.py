@@ -11,9 +11,11 @@ import pytest
 from hearts.core import Game, Phase, Rules
 from hearts.fast import kernels as k
 from hearts.fast import rules_array
+from hearts.players.expert import ExpertPlayer
+from hearts.players.hard import HardPlayer
 from hearts.players.knowledge import Knowledge
 from hearts.players.sampling import sample_hands
-from hearts.players.search import ExpertPlayer, HardPlayer, _clearly_better
+from hearts.players.search import _clearly_better
 
 MISS, LEAD_MISS = math.log(0.15), math.log(0.4)
 

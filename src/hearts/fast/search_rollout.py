@@ -10,7 +10,7 @@ lets the engine's ``advance`` play the last trick, in which every seat holds one
 engine resolves it and scores the hand, moon included, as with any other rollout.
 
 >>> from hearts.core import Rules
->>> from hearts.players.search import HardPlayer
+>>> from hearts.players.hard import HardPlayer
 >>> player = HardPlayer(seed=1, rollout=CompiledRollout())
 """
 

@@ -17,8 +17,8 @@ LEVELS: dict[str, str] = {
     "random": "hearts.players.random_player:RandomPlayer",
     "easy": "hearts.players.easy:EasyPlayer",
     "medium": "hearts.players.medium:MediumPlayer",
-    "hard": "hearts.players.search:HardPlayer",
-    "expert": "hearts.players.search:ExpertPlayer",
+    "hard": "hearts.players.hard:HardPlayer",
+    "expert": "hearts.players.expert:ExpertPlayer",
 }
 
 

@@ -841,30 +841,3 @@ def _quick_pass(rules: Rules, hand: int) -> int:
     for c in ranked[: rules.pass_count]:
         m |= 1 << c
     return m
-
-
-class HardPlayer(SearchPlayer):
-    """Monte Carlo search, 0.3 s per decision, a searched pass and inference (where the compiled
-    loop runs).
-
-    The pass is searched by default with the compiled inner loop (about 700 deals in the budget; a
-    paired check against medium showed a small, not yet significant gain) and not without it
-    (medium's pass, as before: the Python loop plays about a tenth of the deals, and that setting
-    was not measured)."""
-
-    name = "hard"
-    default_budget = 0.3
-    default_search_pass = None
-
-
-class ExpertPlayer(SearchPlayer):
-    """Monte Carlo search, 1 s per decision and up to 4,000 worlds, a searched pass, and worlds
-    weighted by how well they explain the other seats' plays (inference, as hard)."""
-
-    name = "expert"
-    default_budget = 1.0
-    #: With the compiled loop hard reaches its 1,000 worlds in about half its budget early in a
-    #: hand; expert's larger budget buys more worlds only with a higher cap (and so keeps more
-    #: effective worlds once they are weighted by inference).
-    world_cap = 4000
-    default_search_pass = True
