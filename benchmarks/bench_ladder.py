@@ -23,12 +23,15 @@ played in parts, each a ``hearts tournament`` of its own seed, and pooled deal b
     python benchmarks/bench_ladder.py --pool part1.json part2.json
 
 The parts must have the same two players, rules and budget and different seeds (the same seed
-deals the same cards, which would count those deals twice).
+deals the same cards, which would count those deals twice). A part may be gzipped (``part1.json.gz``):
+the parts of a rung still being played are kept in ``benchmarks/results/`` that way, so that a later
+sitting can add its own and pool them all.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import platform
@@ -56,6 +59,14 @@ RUNGS: list[tuple[str, str, float]] = [
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "docs" / "players.md", ROOT / "docs" / "tournaments.md"]
 HEADING = "## Ladder results"
+
+
+def read_json(path: str | Path) -> Any:
+    """A JSON file, gzipped or not (by its ``.gz`` suffix)."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        return json.loads(gzip.decompress(path.read_bytes()))
+    return json.loads(path.read_text())
 
 
 def verdict(low: float, high: float, target: float) -> str:
@@ -245,8 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pool:
         try:
-            row = pool([json.loads(Path(name).read_text()) for name in args.pool], list(args.pool))
-        except (OSError, ValueError, KeyError) as exc:
+            row = pool([read_json(name) for name in args.pool], list(args.pool))
+        except (OSError, EOFError, ValueError, KeyError) as exc:
             parser.error(f"cannot pool: {exc}")
         row.update(
             command="python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:]),
@@ -259,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": [row]}, indent=1) + "\n")
         return _report([row], args)
     if args.merge:
-        rows = [row for name in args.merge for row in json.loads(Path(name).read_text())["rungs"]]
+        rows = [row for name in args.merge for row in read_json(name)["rungs"]]
         return _report(rows, args)
 
     targets = {(u, lo): t for u, lo, t in RUNGS}

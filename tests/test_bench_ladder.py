@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
 import sys
@@ -72,8 +73,12 @@ def test_pool_from_the_command_line(
 ) -> None:
     files = []
     for i, p in enumerate(parts):
-        f = tmp_path / f"part{i}.json"
-        f.write_text(json.dumps(p))
+        if i:  # the second part gzipped, as the parts kept in benchmarks/results/ are
+            f = tmp_path / f"part{i}.json.gz"
+            f.write_bytes(gzip.compress(json.dumps(p).encode()))
+        else:
+            f = tmp_path / f"part{i}.json"
+            f.write_text(json.dumps(p))
         files.append(str(f))
     out = tmp_path / "rung.json"
     assert ladder.main(["--pool", *files, "--json", str(out)]) == 0
@@ -82,3 +87,8 @@ def test_pool_from_the_command_line(
     with pytest.raises(SystemExit):
         ladder.main(["--pool", files[0], files[0]])
     assert "seed 1 again" in capsys.readouterr().err
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(b"not gzip")
+    with pytest.raises(SystemExit):
+        ladder.main(["--pool", files[0], str(broken)])
+    assert "cannot pool" in capsys.readouterr().err
