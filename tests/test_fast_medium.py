@@ -4,56 +4,121 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 from tests.test_players_sampling import RULES
 
 from hearts.core import Rules
-from hearts.core.cards import SUIT_MASKS
+from hearts.core.cards import SUIT_MASKS, cards_of
 from hearts.core.hand import HandState, Phase
 from hearts.core.view import SeatView
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, simulate, state_array
-from hearts.players.knowledge import Knowledge
+from hearts.players.knowledge import Knowledge, moon_hand_strength
 from hearts.players.medium import MediumPlayer
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
-def test_medium_card_is_the_medium_players_card(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Card for card in medium-against-medium hands, every play with a choice. The compiled lead
-    counts the voids of the world it plays in, where the medium player counts the voids it has
-    seen: here the medium players are shown the real voids, so the two must agree everywhere.
-    Positions where medium plays its own moon plan are left out (a search gives its shooters the
-    moon policy instead)."""
-    R = rules_array(rules)
+def medium_positions(
+    rules: Rules, hands: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[HandState, int, int, bool]]:
+    """Every play with a choice of medium-against-medium hands: (state, legal mask, medium's card,
+    whether medium played its moon plan there). The medium players are shown the real voids: the
+    compiled lead counts the voids of the world it plays in, where the medium player counts the
+    voids it has seen, so only then must the two agree everywhere."""
     n = rules.players
     players = [MediumPlayer(seed=s) for s in range(n)]
-    rng = random.Random(7)
-    checked: Counter[str] = Counter()
-    hands: list[int] = []
-    monkeypatch.setattr(Knowledge, "can_have_suit", lambda self, o, suit: bool(hands[o] & SUIT_MASKS[suit]))
-    for number in range(12):
+    rng = random.Random(seed)
+    real: list[int] = []
+    monkeypatch.setattr(Knowledge, "can_have_suit", lambda self, o, suit: bool(real[o] & SUIT_MASKS[suit]))
+    for number in range(hands):
         state = HandState.deal(rules, rng, number)
         if state.phase is Phase.PASS:
             for s in range(n):
                 state.pass_cards(s, players[s].choose_pass(SeatView.of_hand(state, s))[0])
         while state.phase is Phase.PLAY:
             seat = state.turn
-            hands[:] = state.hands
+            real[:] = state.hands
             view = SeatView.of_hand(state, seat)
             card, _ = players[seat].choose_play(view)
             legal = state.legal_mask()
-            knowledge = Knowledge.of(view)
-            kind = "lead" if not state.trick else "follow"
-            if legal & (legal - 1) and not players[seat].shooting(knowledge):
-                S = state_array(state)
-                best, best_seat = k.trick_best(S, n)
-                got = k.medium_card(S, R, legal, seat, len(state.trick), best, best_seat, S[k.S_TRICK_MASK], -1, 0.0)
-                assert got == int(card), f"{kind} {state.trick!r}: compiled {got}, medium {int(card)}"
-                checked[kind] += 1
+            if legal & (legal - 1):
+                yield state, legal, int(card), players[seat].shooting(Knowledge.of(view))
             state.play(card)
+
+
+def compiled_card(policy: Any, state: HandState, legal: int) -> int:
+    """The compiled policy's card (no random card) in ``state``, for the seat to play."""
+    S = state_array(state)
+    R = rules_array(state.rules)
+    best, best_seat = k.trick_best(S, state.players)
+    tmask = S[k.S_TRICK_MASK]
+    return int(policy(S, R, legal, state.turn, len(state.trick), best, best_seat, tmask, -1, 0.0))
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
+def test_medium_card_is_the_medium_players_card(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Card for card in medium-against-medium hands, every play with a choice (see
+    :func:`medium_positions`). Positions where medium plays its own moon plan are left out: that
+    plan is :func:`kernels.medium_moon_card`'s (below); a search gives its shooters the moon policy."""
+    checked: Counter[str] = Counter()
+    for state, legal, card, shooting in medium_positions(rules, 12, 7, monkeypatch):
+        if not shooting:
+            kind = "lead" if not state.trick else "follow"
+            got = compiled_card(k.medium_card, state, legal)
+            assert got == card, f"{kind} {state.trick!r}: compiled {got}, medium {card}"
+            checked[kind] += 1
     assert checked["lead"] >= 40 and checked["follow"] >= 200, checked
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
+def test_medium_moon_card_is_the_medium_players_whole_card_play(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``medium_moon_card`` (POLICY_MEDIUM_MOON) is the medium player's card at every play with a
+    choice, its moon plan included; where medium does not shoot it is ``medium_card``'s."""
+    checked: Counter[bool] = Counter()
+    for state, legal, card, shooting in medium_positions(rules, 12, 7, monkeypatch):
+        got = compiled_card(k.medium_moon_card, state, legal)
+        assert got == card, f"{'moon plan' if shooting else 'play'} {state.trick!r}: compiled {got}, medium {card}"
+        S = state_array(state)
+        assert bool(k.medium_shooting(S, rules_array(rules), state.turn)) == shooting
+        checked[shooting] += 1
+    assert checked[False] >= 240, checked
+
+
+def test_medium_moon_card_plays_the_moon_plan_as_medium_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enough hands of the standard game that medium plays its moon plan at many positions (both
+    ways in: a strong hand at the first tricks, and most of the points with the top heart): the
+    compiled card is medium's at every one."""
+    shooting = 0
+    for state, legal, card, shoots in medium_positions(Rules(), 400, 11, monkeypatch):
+        if shoots:
+            assert compiled_card(k.medium_moon_card, state, legal) == card, state.trick
+            shooting += 1
+    assert shooting >= 30, shooting
+
+
+def test_moon_strength_is_moon_hand_strength() -> None:
+    """The compiled measure of a moon hand is the Python one, for hands of every size and deck."""
+    rng = random.Random(5)
+    for rules in RULES:
+        R = rules_array(rules)
+        deck = cards_of(rules.in_play)
+        for _ in range(300):
+            hand = sum(1 << c for c in rng.sample(deck, rng.randint(1, rules.hand_size)))
+            assert k.moon_strength(R, hand) == pytest.approx(moon_hand_strength(rules, hand), abs=1e-12)
+
+
+def test_medium_moon_policy_shoots_and_hides_its_plan() -> None:
+    """In whole hands the medium-moon policy shoots more moons than medium, which never plans
+    one (its moons are accidents)."""
+    rules = Rules()
+    plain = simulate(rules, 4000, policy="medium", seed=8)
+    moon = simulate(rules, 4000, policy="medium-moon", seed=8)
+    assert (moon.scores.sum(axis=1) % 26 == 0).all()
+    assert moon.moon_rate() > plain.moon_rate()
+    assert moon.moon_rate() > 0.002
 
 
 def test_medium_card_defends_against_a_running_shooter_and_runs_for_one() -> None:

@@ -35,6 +35,7 @@ POLICIES: dict[str, int] = {
     "moon": k.POLICY_MOON,
     "smart": k.POLICY_SMART,
     "medium": k.POLICY_MEDIUM,
+    "medium-moon": k.POLICY_MEDIUM_MOON,
 }
 
 #: Default chance that the greedy policy plays (or passes) a random card instead: enough

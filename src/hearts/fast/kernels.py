@@ -78,6 +78,10 @@ POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` 
 POLICY_MOON = 2  #: the first such seat runs for the moon while no other has a point (:func:`moon_card`)
 POLICY_SMART = 3  #: :func:`greedy_card` with a lead that sees which leads must win the trick (:func:`smart_card`)
 POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_card`); it passes as greedy does
+#: :data:`POLICY_MEDIUM` with the medium player's own moon plan too (:func:`medium_moon_card`): a seat
+#: whose world hand can shoot plays for the moon unseen, and the others find out only from the
+#: points it takes, as they would at a real table
+POLICY_MEDIUM_MOON = 5
 
 SUIT = 0x1FFF
 CLUBS = SUIT
@@ -553,7 +557,8 @@ def moon_card(R: np.ndarray, legal: int, trick_len: int, best: int) -> int:
 # Twin, as far as a rollout needs, of hearts.players.medium.MediumPlayer.play_from: the same
 # lead scores, follows and discards, read off the world's hands (what is "out" to a seat is every
 # card in the other hands; a void is a seat with no card of the suit). It leaves out the medium's own
-# moon plan (a search gives its shooters POLICY_MOON instead).
+# moon plan (a search gives its shooters POLICY_MOON instead); medium_moon_card (POLICY_MEDIUM_MOON,
+# below) adds it.
 
 
 @njit
@@ -762,6 +767,105 @@ def medium_card(
     return _medium_discard(S, R, legal, seat, best_seat, threat)
 
 
+# -- the medium player's own moon plan (POLICY_MEDIUM_MOON) -----------------------------------
+# Twin of MediumPlayer.shooting / MediumPlayer._shoot and of knowledge.moon_hand_strength.
+
+#: Strength (:func:`moon_strength`) at which the medium player plays for the moon (medium.MOON_PLAY_STRENGTH).
+MEDIUM_MOON_STRENGTH = 0.72
+
+
+@njit
+def moon_strength(R: np.ndarray, hand: int) -> float:
+    """:func:`hearts.players.knowledge.moon_hand_strength`: a rough 0..1 measure of how well
+    ``hand`` could take every penalty card (long, high hearts; control of Q♠; few side losers)."""
+    hearts = hand & HEARTS
+    top_hearts = 0
+    for r in range(12, 8, -1):
+        if hearts >> (39 + r) & 1:
+            top_hearts += 1
+    queen_safe = (hand & QS_BIT) != 0 or (hand & ABOVE_QUEEN) == ABOVE_QUEEN
+    losers = 0
+    for s in range(3):
+        chunk = hand & (SUIT << (13 * s))
+        for c in range(s * 13, s * 13 + 9):
+            if chunk >> c & 1:
+                if (12 - c % 13) - popcount(chunk >> (c + 1)) >= 2:
+                    losers += 1
+    size = max(1, R[R_HAND_SIZE])
+    score = min(popcount(hearts), 8) / 8 * 0.35
+    score += top_hearts / 4 * 0.25
+    if queen_safe:
+        score += 0.15
+    score += max(0.0, 1 - losers / (size / 3)) * 0.25
+    return score
+
+
+@njit
+def medium_shooting(S: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """``MediumPlayer.shooting``: no other seat has taken a penalty card, and the hand is strong
+    enough in the first two tricks, or the seat has most of the points and the top heart still out."""
+    if R[R_MOON] == MOON_DISABLED:
+        return False
+    n = R[R_PLAYERS]
+    pen = R[R_PENALTY]
+    for s in range(n):
+        if s != seat and S[S_TAKEN + s] & pen:
+            return False
+    hand = S[S_HANDS + seat]
+    if S[S_TRICKS_DONE] <= 1 and moon_strength(R, hand) >= MEDIUM_MOON_STRENGTH:
+        return True
+    if S[S_POINTS + seat] >= R[R_MOON_POINTS] - 8:
+        hearts_out = _out_of(S, n, seat) & HEARTS
+        return hearts_out == 0 or highest_card(hand & HEARTS) > highest_card(hearts_out)
+    return False
+
+
+@njit
+def medium_shoot_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, trick_len: int, best: int) -> int:
+    """``MediumPlayer._shoot``: lead a master (spades, clubs, diamonds, then hearts) or else the
+    highest-ranked card; win with the highest card of the led suit; when void throw the lowest
+    non-penalty card."""
+    if trick_len == 0:
+        out = _out_of(S, R[R_PLAYERS], seat)
+        for s in (2, 0, 1, 3):
+            mine = legal & (SUIT << (13 * s))
+            if mine and not _higher_out(out, highest_card(mine)):
+                return highest_card(mine)
+        return _top_rank(legal)
+    follow = legal & (SUIT << (13 * (best // 13)))
+    if follow:
+        return highest_card(follow)
+    spare = legal & ~R[R_PENALTY]
+    return _lowest_rank(spare if spare else legal)
+
+
+@njit
+def medium_moon_card(
+    S: np.ndarray,
+    R: np.ndarray,
+    legal: int,
+    seat: int,
+    trick_len: int,
+    best: int,
+    best_seat: int,
+    tmask: int,
+    running: int,
+    eps: float,
+) -> int:
+    """The medium player's whole card play (``MediumPlayer.play_from``, its own moon plan
+    included), with probability ``eps`` a random legal card. Unlike the search's running shooter
+    (``running``, which every seat is told of and which this leaves to :func:`medium_card`), a
+    seat playing this plan is seen by the others only through the points it takes (medium's
+    moon-threat rule). The arguments are :func:`greedy_card`'s."""
+    if legal & (legal - 1) == 0:
+        return lowest_card(legal)
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    if running < 0 and medium_shooting(S, R, seat):
+        return medium_shoot_card(S, R, legal, seat, trick_len, best)
+    return medium_card(S, R, legal, seat, trick_len, best, best_seat, tmask, running, 0.0)
+
+
 @njit
 def _pass_danger(card: int, bonus: int) -> int:
     """How much a seat wants to be rid of ``card`` when passing (greedy pass)."""
@@ -786,9 +890,12 @@ def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
     left = hand
     bonus = R[R_BONUS_CARD]
     for _ in range(R[R_PASS_COUNT]):
-        if (policy != POLICY_GREEDY and policy != POLICY_SMART and policy != POLICY_MEDIUM) or (
-            eps > 0.0 and np.random.random() < eps
-        ):
+        if (
+            policy != POLICY_GREEDY
+            and policy != POLICY_SMART
+            and policy != POLICY_MEDIUM
+            and policy != POLICY_MEDIUM_MOON
+        ) or (eps > 0.0 and np.random.random() < eps):
             c = random_card(left)
         else:
             c = -1
@@ -880,6 +987,8 @@ def play_out_to(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, 
                 card = smart_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             elif policies[turn] == POLICY_MEDIUM:
                 card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
+            elif policies[turn] == POLICY_MEDIUM_MOON:
+                card = medium_moon_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             else:
                 card = greedy_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
         if tracing:
@@ -1375,9 +1484,12 @@ def play_log_likelihoods(
     The result weights the worlds of a search (a deal in which an opponent ducked with 5♠ when it
     "held" 10♠ under J♠ is less likely than one in which it had no spade between them).
     With ``policy`` :data:`POLICY_MEDIUM` the model is :func:`medium_card` (its lead too, which has
-    no noise: any other lead is a miss); any other policy is modelled by :func:`greedy_card`.
+    no noise: any other lead is a miss), with :data:`POLICY_MEDIUM_MOON` :func:`medium_moon_card`
+    (a seat that held a moon hand in the world is expected to have played for the moon); any other
+    policy is modelled by :func:`greedy_card`.
     """
-    medium = policy == POLICY_MEDIUM
+    medium = policy == POLICY_MEDIUM or policy == POLICY_MEDIUM_MOON
+    moon_plan = policy == POLICY_MEDIUM_MOON
     W = starts.shape[0]
     n = R[R_PLAYERS]
     out = np.zeros(W, dtype=np.float64)
@@ -1397,7 +1509,13 @@ def play_log_likelihoods(
                     tl = S[S_TRICK_LEN]
                     if medium:
                         best, best_seat = trick_best(S, n)
-                        if medium_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0) != card:
+                        if moon_plan:
+                            modelled = medium_moon_card(
+                                S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0
+                            )
+                        else:
+                            modelled = medium_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0)
+                        if modelled != card:
                             logw += log_lead_miss if tl == 0 else log_miss
                     elif tl == 0:
                         if not _plausible_lead(S, R, legal, seat, card):

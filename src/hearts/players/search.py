@@ -91,7 +91,7 @@ _QUEEN_AND_ABOVE = _SPADE_MASK & ~_UNDER_QUEEN
 _ABOVE_QUEEN = _QUEEN_AND_ABOVE & ~QS_BIT
 #: The compiled rollout policies by name: their ``POLICY_*`` numbers in :mod:`hearts.fast.kernels`,
 #: written out because that module (numba) is optional here; a test holds them equal.
-_ROLLOUT_POLICIES = {"greedy": 1, "smart": 3, "medium": 4}
+_ROLLOUT_POLICIES = {"greedy": 1, "smart": 3, "medium": 4, "medium-moon": 5}
 
 
 def _queen_out(hands: list[int]) -> bool:
