@@ -22,6 +22,11 @@ played in parts, each a ``hearts tournament`` of its own seed, and pooled deal b
     hearts tournament --players expert,hard --hands 100 --games 0 --seed 2 --jobs 2 --json part2.json
     python benchmarks/bench_ladder.py --pool part1.json part2.json
 
+``--paired OTHER...`` compares two versions of a rung on the same deals: the pooled parts against
+earlier parts of the same seeds (another version of the upper level, say), deal by deal::
+
+    python benchmarks/bench_ladder.py --pool new/*.json.gz --paired old/*.json.gz
+
 The parts must have the same two players, rules and budget and different seeds (the same seed
 deals the same cards, which would count those deals twice). A part may be gzipped (``part1.json.gz``):
 the parts of a rung still being played are kept in ``benchmarks/results/`` that way, so that a later
@@ -172,6 +177,32 @@ def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[st
     }
 
 
+def paired(parts: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[str, Any]:
+    """The upper player's payoff in ``parts`` minus its payoff in ``others``, deal by deal, over the
+    deals both played (the same seed and deal number: the same cards), with its 95% interval.
+
+    Both sets must be of one rung (the same labels, rules and budget); the upper player may be
+    another version under the same name, which is what the comparison is for."""
+    first = parts[0]["config"]
+    for other in others:
+        for key in ("labels", "rules", "budget", "seats"):
+            if other["config"][key] != first[key]:
+                raise PoolError(f"the parts to compare with have other {key}: {other['config'][key]!r}")
+    upper = first["labels"][0]
+
+    def by_deal(runs: list[dict[str, Any]]) -> dict[tuple[int, int], float]:
+        return {
+            (run["config"]["seed"], i): x for run in runs for i, x in enumerate(run["players"][upper]["payoff_by_deal"])
+        }
+
+    mine, theirs = by_deal(parts), by_deal(others)
+    common = sorted(mine.keys() & theirs.keys())
+    if len(common) < 2:
+        raise PoolError(f"only {len(common)} deal(s) in common: pair parts of the same seeds")
+    est = mean_ci([mine[key] - theirs[key] for key in common])
+    return {"deals": est.n, "difference": est.mean, "ci_low": est.low, "ci_high": est.high}
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
     """The ladder section: one line per rung, then the commands that measured them."""
     lines = [
@@ -253,6 +284,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="JSON",
         help="play nothing: pool the deals of 'hearts tournament --json' files of the same two players into a rung",
     )
+    parser.add_argument(
+        "--paired",
+        nargs="+",
+        default=None,
+        metavar="JSON",
+        help="with --pool: the pooled upper player's payoff minus its payoff in these parts, deal by deal",
+    )
     args = parser.parse_args(argv)
     if args.pool:
         try:
@@ -266,9 +304,21 @@ def main(argv: list[str] | None = None) -> int:
             jobs=None,
             commit=None,
         )
+        if args.paired:
+            try:
+                row["paired"] = paired([read_json(name) for name in args.pool], [read_json(n) for n in args.paired])
+            except (OSError, EOFError, ValueError, KeyError) as exc:
+                parser.error(f"cannot pair: {exc}")
         if args.json:
             Path(args.json).write_text(json.dumps({"args": vars(args), "rungs": [row]}, indent=1) + "\n")
-        return _report([row], args)
+        status = _report([row], args)
+        if args.paired:
+            d = row["paired"]
+            print(
+                f"paired with {len(args.paired)} other part(s) over {d['deals']} common deals: "
+                f"{d['difference']:+.2f} [{d['ci_low']:+.2f}, {d['ci_high']:+.2f}] per seat-deal"
+            )
+        return status
     if args.merge:
         rows = [row for name in args.merge for row in read_json(name)["rungs"]]
         return _report(rows, args)

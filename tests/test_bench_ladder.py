@@ -87,8 +87,27 @@ def test_pool_from_the_command_line(
     with pytest.raises(SystemExit):
         ladder.main(["--pool", files[0], files[0]])
     assert "seed 1 again" in capsys.readouterr().err
+    assert ladder.main(["--pool", files[1], "--paired", files[1]]) == 0
+    assert "over 5 common deals: +0.00 [+0.00, +0.00]" in capsys.readouterr().out
     broken = tmp_path / "broken.json.gz"
     broken.write_bytes(b"not gzip")
     with pytest.raises(SystemExit):
         ladder.main(["--pool", files[0], str(broken)])
     assert "cannot pool" in capsys.readouterr().err
+
+
+def test_paired_compares_the_same_deals_deal_by_deal(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    """Two versions of a rung on the same seeds: the difference is taken deal by deal over the deals
+    both played; a part of another seed pairs with nothing."""
+    again = part(2, hands=3)  # the first 3 deals of parts[1] (seed 2), played again
+    result = ladder.paired([again], [parts[1]])
+    assert result["deals"] == 3
+    assert result["difference"] == pytest.approx(0.0)  # the same players on the same cards (seeded)
+    mine = [x + 1.0 for x in parts[1]["players"]["easy"]["payoff_by_deal"]]
+    better = json.loads(json.dumps(parts[1]))
+    better["players"]["easy"]["payoff_by_deal"] = mine
+    assert ladder.paired([better], [parts[1]])["difference"] == pytest.approx(1.0)
+    with pytest.raises(ladder.PoolError, match="0 deal"):
+        ladder.paired([parts[0]], [parts[1]])
+    with pytest.raises(ladder.PoolError, match="other labels"):
+        ladder.paired([parts[0]], [part(1, players=("medium", "random"))])
