@@ -13,6 +13,7 @@ from hearts.core.hand import deal_cards
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, state_array
 from hearts.fast.search_rollout import CompiledRollout
+from hearts.players.expert import ExpertPlayer
 from hearts.players.hard import HardPlayer
 
 
@@ -167,8 +168,14 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
 def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
     from hearts.players.search import _ROLLOUT_POLICIES
 
-    assert _ROLLOUT_POLICIES == {"greedy": k.POLICY_GREEDY, "smart": k.POLICY_SMART, "medium": k.POLICY_MEDIUM}
+    assert _ROLLOUT_POLICIES == {
+        "greedy": k.POLICY_GREEDY,
+        "smart": k.POLICY_SMART,
+        "medium": k.POLICY_MEDIUM,
+        "medium-moon": k.POLICY_MEDIUM_MOON,
+    }
     assert HardPlayer(seed=1).rollout_policy == "medium"
+    assert ExpertPlayer(seed=1).rollout_policy == "medium-moon"
     with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):
         HardPlayer(rollout_policy="clever")
 

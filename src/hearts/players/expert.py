@@ -1,10 +1,11 @@
 """The ``expert`` level: Monte Carlo search over the hidden cards at 1 s a decision, up to 4,000 worlds.
 
 The search itself is :class:`hearts.players.search.SearchPlayer`, shared with ``hard``; this
-level sets a larger budget and world cap and always searches its pass.
+level sets a larger budget and world cap, always searches its pass, and models every seat with
+the medium player's whole card play, its moon plan included (``rollout_policy="medium-moon"``).
 
->>> ExpertPlayer(seed=1).budget, ExpertPlayer(seed=1).max_worlds
-(1.0, 4000)
+>>> ExpertPlayer(seed=1).budget, ExpertPlayer(seed=1).max_worlds, ExpertPlayer(seed=1).rollout_policy
+(1.0, 4000, 'medium-moon')
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ __all__ = ["ExpertPlayer"]
 
 
 class ExpertPlayer(SearchPlayer):
-    """Monte Carlo search, 1 s per decision and up to 4,000 worlds, a searched pass, and worlds
-    weighted by how well they explain the other seats' plays (inference, as hard)."""
+    """Monte Carlo search, 1 s per decision and up to 4,000 worlds, a searched pass, worlds
+    weighted by how well they explain the other seats' plays (inference, as hard), and rollouts in
+    which a seat with a moon hand runs for the moon."""
 
     name = "expert"
     default_budget = 1.0
@@ -25,3 +27,8 @@ class ExpertPlayer(SearchPlayer):
     #: effective worlds once they are weighted by inference).
     world_cap = 4000
     default_search_pass = True
+    #: Expert's rollouts and inference model every seat with the medium player's whole card play,
+    #: its moon plan included (``kernels.medium_moon_card``): a seat whose sampled hand can shoot
+    #: plays for the moon, seen by the others only through the points it takes. Hard's model
+    #: (``"medium"``) has no seat shoot unless the search tells it to.
+    default_rollout_policy = "medium-moon"
