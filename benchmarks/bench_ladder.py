@@ -294,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pool:
         try:
-            row = pool([read_json(name) for name in args.pool], list(args.pool))
+            parts = [read_json(name) for name in args.pool]
+            row = pool(parts, list(args.pool))
         except (OSError, EOFError, ValueError, KeyError) as exc:
             parser.error(f"cannot pool: {exc}")
         row.update(
@@ -306,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.paired:
             try:
-                row["paired"] = paired([read_json(name) for name in args.pool], [read_json(n) for n in args.paired])
+                row["paired"] = paired(parts, [read_json(name) for name in args.paired])
             except (OSError, EOFError, ValueError, KeyError) as exc:
                 parser.error(f"cannot pair: {exc}")
         if args.json:

@@ -18,7 +18,7 @@ from hearts.core.view import SeatView
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, simulate, state_array
 from hearts.players.knowledge import Knowledge, moon_hand_strength
-from hearts.players.medium import MediumPlayer
+from hearts.players.medium import MOON_PLAY_STRENGTH, MediumPlayer
 
 
 def medium_positions(
@@ -108,6 +108,7 @@ def test_moon_strength_is_moon_hand_strength() -> None:
         for _ in range(300):
             hand = sum(1 << c for c in rng.sample(deck, rng.randint(1, rules.hand_size)))
             assert k.moon_strength(R, hand) == pytest.approx(moon_hand_strength(rules, hand), abs=1e-12)
+    assert k.MEDIUM_MOON_STRENGTH == MOON_PLAY_STRENGTH  # the kernels' copy of medium's threshold
 
 
 def test_medium_moon_policy_shoots_and_hides_its_plan() -> None:

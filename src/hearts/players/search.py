@@ -56,8 +56,9 @@ fallback without numba.
 worlds and the ``"medium-moon"`` policy (``kernels.medium_moon_card``: medium's play with its own
 moon plan, so a seat whose sampled hand can shoot runs for the moon in the rollouts, seen by the
 others only through the points it takes); both search their pass where the compiled loop runs
-(without it hard passes like medium). The budget is checked after every world (every batch of worlds in the compiled loop, a
-batch cut to the time left), so a decision overruns it by about one world's rollouts (a few ms).
+(without it hard passes like medium). The budget is checked after every world (every batch of
+worlds in the compiled loop, a batch cut to the time left), so a decision overruns it by about
+one world's rollouts (a few ms).
 """
 
 from __future__ import annotations
