@@ -112,14 +112,13 @@ class PoolError(ValueError):
     """Tournament files that cannot be pooled into one rung, and why."""
 
 
-def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[str, Any]:
-    """One rung from the JSON of several ``hearts tournament --json`` runs of the same two players.
+#: What tournament runs must share to be parts of one rung.
+RUNG_KEYS = ("labels", "preset", "seats", "budget", "rules")
 
-    The payoff's interval is over every deal of every part; points, moons and seconds per decision
-    are the parts' means weighted by their deals (decisions, for the seconds); the 95th percentile
-    of a decision is the largest of the parts' (the parts keep no single decision's time).
-    """
-    names = names or [f"part {i + 1}" for i in range(len(parts))]
+
+def check_parts(parts: list[dict[str, Any]], names: list[str]) -> dict[int, str]:
+    """Raise :class:`PoolError` unless ``parts`` are single-hand runs of one rung (two players, the
+    same :data:`RUNG_KEYS`) of different seeds; return each seed's part name."""
     if not parts:
         raise PoolError("nothing to pool: give at least one tournament file")
     first = parts[0]["config"]
@@ -129,7 +128,7 @@ def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[st
     seeds: dict[int, str] = {}
     for name, part in zip(names, parts, strict=True):
         config = part["config"]
-        for key in ("labels", "preset", "seats", "budget", "rules"):
+        for key in RUNG_KEYS:
             if config[key] != first[key]:
                 raise PoolError(
                     f"{name}: its {key} {config[key]!r} differ from {names[0]}'s {first[key]!r}; "
@@ -143,7 +142,20 @@ def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[st
                 "the same seed deals the same cards, so those deals would count twice"
             )
         seeds[config["seed"]] = name
-    upper, lower = labels
+    return seeds
+
+
+def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[str, Any]:
+    """One rung from the JSON of several ``hearts tournament --json`` runs of the same two players.
+
+    The payoff's interval is over every deal of every part; points, moons and seconds per decision
+    are the parts' means weighted by their deals (decisions, for the seconds); the 95th percentile
+    of a decision is the largest of the parts' (the parts keep no single decision's time).
+    """
+    names = names or [f"part {i + 1}" for i in range(len(parts))]
+    seeds = check_parts(parts, names)
+    first = parts[0]["config"]
+    upper, lower = first["labels"]
 
     def weighted(player: str, figure: str, weight: str = "n") -> float:
         pairs = [(p["players"][player][figure]["mean"], p["players"][player][figure][weight]) for p in parts]
@@ -183,11 +195,11 @@ def paired(parts: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[st
 
     Both sets must be of one rung (the same labels, rules and budget); the upper player may be
     another version under the same name, which is what the comparison is for."""
+    check_parts(others, [f"part {i + 1} to compare with" for i in range(len(others))])
     first = parts[0]["config"]
-    for other in others:
-        for key in ("labels", "rules", "budget", "seats"):
-            if other["config"][key] != first[key]:
-                raise PoolError(f"the parts to compare with have other {key}: {other['config'][key]!r}")
+    for key in RUNG_KEYS:
+        if others[0]["config"][key] != first[key]:
+            raise PoolError(f"the parts to compare with have other {key}: {others[0]['config'][key]!r}")
     upper = first["labels"][0]
 
     def by_deal(runs: list[dict[str, Any]]) -> dict[tuple[int, int], float]:
@@ -292,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         help="with --pool: the pooled upper player's payoff minus its payoff in these parts, deal by deal",
     )
     args = parser.parse_args(argv)
+    if args.paired and not args.pool:
+        parser.error("--paired compares with the parts given to --pool: give --pool too")
     if args.pool:
         try:
             parts = [read_json(name) for name in args.pool]

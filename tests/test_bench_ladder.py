@@ -89,6 +89,9 @@ def test_pool_from_the_command_line(
     assert "seed 1 again" in capsys.readouterr().err
     assert ladder.main(["--pool", files[1], "--paired", files[1]]) == 0
     assert "over 5 common deals: +0.00 [+0.00, +0.00]" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        ladder.main(["--paired", files[1]])
+    assert "give --pool too" in capsys.readouterr().err
     broken = tmp_path / "broken.json.gz"
     broken.write_bytes(b"not gzip")
     with pytest.raises(SystemExit):
@@ -111,3 +114,5 @@ def test_paired_compares_the_same_deals_deal_by_deal(ladder: ModuleType, parts: 
         ladder.paired([parts[0]], [parts[1]])
     with pytest.raises(ladder.PoolError, match="other labels"):
         ladder.paired([parts[0]], [part(1, players=("medium", "random"))])
+    with pytest.raises(ladder.PoolError, match="seed 2 again"):  # the other set is checked as a pool is
+        ladder.paired([again], [parts[1], parts[1]])
