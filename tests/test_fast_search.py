@@ -178,6 +178,39 @@ def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
     assert ExpertPlayer(seed=1).rollout_policy == "medium-moon"
     with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):
         HardPlayer(rollout_policy="clever")
+    with pytest.raises(ValueError, match="unknown opponent_policy 'clever'"):
+        HardPlayer(opponent_policy="clever")
+    assert HardPlayer(seed=1, rollout_policy="greedy").opponent_policy == "greedy"  # by default the same
+
+
+def searched_values(**options: object) -> list[list[list[float]]]:
+    """The searched values of one mid-hand decision (40 worlds, fixed seeds) for a hard player built with ``options``."""
+    from hearts.players.knowledge import Knowledge
+    from hearts.players.search import candidate_cards
+
+    game = Game(Rules.preset("no-passing"), seed=11)
+    rng = random.Random(3)
+    for _ in range(9):
+        game.play(rng.choice(game.legal_plays()))
+    view = game.view(game.hand.turn)
+    knowledge = Knowledge.of(view)
+    cands = candidate_cards(knowledge, sum(1 << c for c in view.legal))
+    assert len(cands) > 1
+    player = HardPlayer(seed=5, worlds=40, **options)  # type: ignore[arg-type]
+    vals, _, worlds, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
+    assert worlds == 40
+    return vals
+
+
+def test_the_opponent_policy_plays_the_other_seats_and_the_rollout_policy_the_searcher() -> None:
+    same = searched_values(rollout_policy="medium")
+    assert searched_values(rollout_policy="medium", opponent_policy="medium") == same
+    # Changing either seat's policy alone changes what the search sees.
+    assert searched_values(rollout_policy="greedy", opponent_policy="medium") != same
+    assert searched_values(rollout_policy="medium", opponent_policy="greedy") != same
+    assert searched_values(rollout_policy="greedy", opponent_policy="medium") != searched_values(
+        rollout_policy="greedy"
+    )
 
 
 def test_the_rollout_policy_changes_what_the_search_sees() -> None:

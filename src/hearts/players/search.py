@@ -48,8 +48,9 @@ several times per world with a compiled policy: by default the medium player's c
 (``kernels.medium_card``, ``rollout_policy="medium"``, checked card for card against
 :class:`~hearts.players.medium.MediumPlayer` by ``tests/test_fast_medium.py``), which also
 models the other seats in inference; ``rollout_policy="greedy"`` is :func:`make_greedy_rollout`
-compiled (``kernels.greedy_card``, checked by ``tests/test_fast_search.py``). About ten
-times the rollouts per budget. ``rollout="python"`` keeps the pure-Python loop, which is also the
+compiled (``kernels.greedy_card``, checked by ``tests/test_fast_search.py``). ``opponent_policy``
+gives the other seats a policy of their own (in the rollouts and as inference's model of them),
+the searching seat keeping ``rollout_policy``. About ten times the rollouts per budget. ``rollout="python"`` keeps the pure-Python loop, which is also the
 fallback without numba.
 
 ``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
@@ -421,6 +422,9 @@ class SearchPlayer(MediumPlayer):
     #: (:func:`hearts.fast.kernels.medium_card`, the medium player's card play compiled).
     #: Inference models the other seats with the medium policy under ``"medium"``, else with greedy.
     default_rollout_policy = "medium"
+    #: The compiled policy of the other seats in the rollouts, which also models them in
+    #: inference (they are the seats whose plays it explains); None: :attr:`rollout_policy`.
+    default_opponent_policy: str | None = None
 
     def __init__(
         self,
@@ -435,6 +439,7 @@ class SearchPlayer(MediumPlayer):
         prior_margin: float | None = None,
         inference: bool | None = None,
         rollout_policy: str | None = None,
+        opponent_policy: str | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
         not the budget, ends the search the player is fully deterministic for a seed); ``rollout``
@@ -444,7 +449,9 @@ class SearchPlayer(MediumPlayer):
         points a searched move must gain over the rule-based one to replace it; ``inference`` weighs
         each sampled world by how likely it makes the plays seen so far (default
         :attr:`default_inference`; needs the compiled loop); ``rollout_policy`` names the compiled
-        rollout policy (default :attr:`default_rollout_policy`)."""
+        rollout policy (default :attr:`default_rollout_policy`); ``opponent_policy`` the one of the other
+        seats in the rollouts and in inference (default :attr:`default_opponent_policy`, else the
+        rollout policy)."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -477,6 +484,12 @@ class SearchPlayer(MediumPlayer):
         #: The compiled rollout policy's name (see :attr:`default_rollout_policy`).
         self.rollout_policy = policy
         self._policy = _ROLLOUT_POLICIES[policy]
+        others = opponent_policy or self.default_opponent_policy or policy
+        if others not in _ROLLOUT_POLICIES:
+            raise ValueError(f"unknown opponent_policy {others!r}: choose {' or '.join(map(repr, _ROLLOUT_POLICIES))}")
+        #: The compiled policy of the other seats, in the rollouts and in inference.
+        self.opponent_policy = others
+        self._opp_policy = _ROLLOUT_POLICIES[others]
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
@@ -658,7 +671,13 @@ class SearchPlayer(MediumPlayer):
         me = view.seat
         R = _rules_array_shared(rules)
         pol = np.array(
-            [[kern.POLICY_MOON if (plan | defence) >> s & 1 else self._policy for s in range(n)] for plan in plans],
+            [
+                [
+                    kern.POLICY_MOON if (plan | defence) >> s & 1 else self._policy if s == me else self._opp_policy
+                    for s in range(n)
+                ]
+                for plan in plans
+            ],
             dtype=np.int64,
         )
         cards = np.array(cands, dtype=np.int64)
@@ -690,7 +709,9 @@ class SearchPlayer(MediumPlayer):
             if infer:
                 starts = sampled | played
                 chunks_logw.append(
-                    kern.play_log_likelihoods(starts, R, plays, me, self._log_miss, self._log_lead_miss, self._policy)
+                    kern.play_log_likelihoods(
+                        starts, R, plays, me, self._log_miss, self._log_lead_miss, self._opp_policy
+                    )
                 )
             worlds += batch
             now = time.perf_counter()
@@ -781,7 +802,8 @@ class SearchPlayer(MediumPlayer):
             offset = int(kern.pass_offset(R, view.hand_number))
             cand_masks = np.array(cands, dtype=np.int64)
             no_card = np.array([-1], dtype=np.int64)
-            policies = np.full((1, n), self._policy, dtype=np.int64)
+            policies = np.full((1, n), self._opp_policy, dtype=np.int64)
+            policies[0, me] = self._policy
             totals = np.array(view.totals, dtype=np.int64)
             reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
