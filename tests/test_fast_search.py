@@ -176,6 +176,8 @@ def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
     }
     assert HardPlayer(seed=1).rollout_policy == "medium"
     assert ExpertPlayer(seed=1).rollout_policy == "medium-moon"
+    assert HardPlayer(seed=1).opponent_policy == "medium"
+    assert ExpertPlayer(seed=1).opponent_policy == "medium"
     with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):
         HardPlayer(rollout_policy="clever")
     with pytest.raises(ValueError, match="unknown opponent_policy 'clever'"):

@@ -1,11 +1,14 @@
 """The ``expert`` level: Monte Carlo search over the hidden cards at 1 s a decision, up to 4,000 worlds.
 
 The search itself is :class:`hearts.players.search.SearchPlayer`, shared with ``hard``; this
-level sets a larger budget and world cap, always searches its pass, and models every seat with
-the medium player's whole card play, its moon plan included (``rollout_policy="medium-moon"``).
+level sets a larger budget and world cap, always searches its pass, and in its rollouts plays its
+own seat with the medium player's whole card play, its moon plan included
+(``rollout_policy="medium-moon"``), and the other seats with medium's play without it
+(``opponent_policy="medium"``, also inference's model of them).
 
->>> ExpertPlayer(seed=1).budget, ExpertPlayer(seed=1).max_worlds, ExpertPlayer(seed=1).rollout_policy
-(1.0, 4000, 'medium-moon')
+>>> p = ExpertPlayer(seed=1)
+>>> p.budget, p.max_worlds, p.rollout_policy, p.opponent_policy
+(1.0, 4000, 'medium-moon', 'medium')
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ __all__ = ["ExpertPlayer"]
 class ExpertPlayer(SearchPlayer):
     """Monte Carlo search, 1 s per decision and up to 4,000 worlds, a searched pass, worlds
     weighted by how well they explain the other seats' plays (inference, as hard), and rollouts in
-    which a seat with a moon hand runs for the moon."""
+    which its own seat runs a moon hand it holds."""
 
     name = "expert"
     default_budget = 1.0
@@ -27,8 +30,12 @@ class ExpertPlayer(SearchPlayer):
     #: effective worlds once they are weighted by inference).
     world_cap = 4000
     default_search_pass = True
-    #: Expert's rollouts and inference model every seat with the medium player's whole card play,
-    #: its moon plan included (``kernels.medium_moon_card``): a seat whose sampled hand can shoot
-    #: plays for the moon, seen by the others only through the points it takes. Hard's model
-    #: (``"medium"``) has no seat shoot unless the search tells it to.
+    #: Expert's own seat rolls out with the medium player's whole card play, its moon plan
+    #: included (``kernels.medium_moon_card``): where its sampled world gives it a moon hand (or
+    #: the points so far do) it runs for the moon in the rollouts, as medium would at the table.
     default_rollout_policy = "medium-moon"
+    #: The other seats keep hard's model (``"medium"``: no seat shoots unless the search's moon
+    #: defence tells it to), in the rollouts and in inference. Modelling them with medium-moon
+    #: too beat hard by as much but cost about half a point a seat-deal against OpenSpiel's ISMCTS
+    #: (docs/players.md, Ladder results; docs/tournaments.md, Against OpenSpiel's ISMCTS).
+    default_opponent_policy = "medium"

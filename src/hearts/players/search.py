@@ -54,9 +54,9 @@ the searching seat keeping ``rollout_policy``. About ten times the rollouts per 
 fallback without numba.
 
 ``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
-worlds and the ``"medium-moon"`` policy (``kernels.medium_moon_card``: medium's play with its own
-moon plan, so a seat whose sampled hand can shoot runs for the moon in the rollouts, seen by the
-others only through the points it takes); both search their pass where the compiled loop runs
+worlds and the ``"medium-moon"`` policy for its own seat (``kernels.medium_moon_card``: medium's
+play with its own moon plan, so where its sampled world gives it a moon hand it runs for the moon
+in the rollouts), the other seats keeping ``"medium"``; both search their pass where the compiled loop runs
 (without it hard passes like medium). The budget is checked after every world (every batch of
 worlds in the compiled loop, a batch cut to the time left), so a decision overruns it by about
 one world's rollouts (a few ms).
