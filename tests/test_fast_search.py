@@ -219,24 +219,7 @@ def test_the_rollout_policy_changes_what_the_search_sees() -> None:
     # Same view, same seed, same worlds: the rollouts differ only in their policy, so the
     # searched values differ (smart never leads a sure winner while another lead exists;
     # medium leads and discards by its own scores).
-    from hearts.players.knowledge import Knowledge
-    from hearts.players.search import candidate_cards
-
-    game = Game(Rules.preset("no-passing"), seed=11)
-    rng = random.Random(3)
-    for _ in range(9):
-        game.play(rng.choice(game.legal_plays()))
-    view = game.view(game.hand.turn)
-    knowledge = Knowledge.of(view)
-    legal = sum(1 << c for c in view.legal)
-    cands = candidate_cards(knowledge, legal)
-    assert len(cands) > 1
-    values = {}
-    for policy in ("greedy", "smart", "medium"):
-        player = HardPlayer(seed=5, worlds=40, rollout_policy=policy)
-        vals, _, worlds, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
-        assert worlds == 40
-        values[policy] = vals
+    values = {policy: searched_values(rollout_policy=policy) for policy in ("greedy", "smart", "medium")}
     assert values["greedy"] != values["smart"] != values["medium"] != values["greedy"]
 
 

@@ -50,8 +50,8 @@ several times per world with a compiled policy: by default the medium player's c
 models the other seats in inference; ``rollout_policy="greedy"`` is :func:`make_greedy_rollout`
 compiled (``kernels.greedy_card``, checked by ``tests/test_fast_search.py``). ``opponent_policy``
 gives the other seats a policy of their own (in the rollouts and as inference's model of them),
-the searching seat keeping ``rollout_policy``. About ten times the rollouts per budget. ``rollout="python"`` keeps the pure-Python loop, which is also the
-fallback without numba.
+the searching seat keeping ``rollout_policy``. About ten times the rollouts per budget.
+``rollout="python"`` keeps the pure-Python loop, which is also the fallback without numba.
 
 ``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
 worlds and the ``"medium-moon"`` policy for its own seat (``kernels.medium_moon_card``: medium's
@@ -390,6 +390,13 @@ def candidate_cards(k: Knowledge, legal: int) -> list[int]:
     return reps
 
 
+def _policy_code(option: str, name: str) -> int:
+    """The kernels' code of the compiled policy ``name``, given as ``option``; an unknown name raises."""
+    if name not in _ROLLOUT_POLICIES:
+        raise ValueError(f"unknown {option} {name!r}: choose {' or '.join(map(repr, _ROLLOUT_POLICIES))}")
+    return _ROLLOUT_POLICIES[name]
+
+
 class SearchPlayer(MediumPlayer):
     """Monte Carlo search over sampled worlds (see the module docstring). Base of hard and expert."""
 
@@ -478,18 +485,14 @@ class SearchPlayer(MediumPlayer):
             self.prior_margin = float(prior_margin)
         wanted_inference = self.default_inference if inference is None else inference
         self.inference = bool(wanted_inference) and self.kernels is not None
-        policy = self.default_rollout_policy if rollout_policy is None else rollout_policy
-        if policy not in _ROLLOUT_POLICIES:
-            raise ValueError(f"unknown rollout_policy {policy!r}: choose {' or '.join(map(repr, _ROLLOUT_POLICIES))}")
         #: The compiled rollout policy's name (see :attr:`default_rollout_policy`).
-        self.rollout_policy = policy
-        self._policy = _ROLLOUT_POLICIES[policy]
-        others = opponent_policy or self.default_opponent_policy or policy
-        if others not in _ROLLOUT_POLICIES:
-            raise ValueError(f"unknown opponent_policy {others!r}: choose {' or '.join(map(repr, _ROLLOUT_POLICIES))}")
+        self.rollout_policy = self.default_rollout_policy if rollout_policy is None else rollout_policy
+        self._policy = _policy_code("rollout_policy", self.rollout_policy)
         #: The compiled policy of the other seats, in the rollouts and in inference.
-        self.opponent_policy = others
-        self._opp_policy = _ROLLOUT_POLICIES[others]
+        self.opponent_policy = (
+            (self.default_opponent_policy or self.rollout_policy) if opponent_policy is None else opponent_policy
+        )
+        self._opp_policy = _policy_code("opponent_policy", self.opponent_policy)
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
@@ -497,6 +500,10 @@ class SearchPlayer(MediumPlayer):
         #: Figures of the last decision: worlds sampled and rollouts played.
         self.last_worlds = 0
         self.last_rollouts = 0
+
+    def _seat_policies(self, n: int, me: int) -> list[int]:
+        """Each seat's compiled rollout policy: :attr:`rollout_policy` for ``me``, :attr:`opponent_policy` for the others."""
+        return [self._policy if s == me else self._opp_policy for s in range(n)]
 
     # -- utility ----------------------------------------------------------------------
 
@@ -670,14 +677,9 @@ class SearchPlayer(MediumPlayer):
         n = rules.players
         me = view.seat
         R = _rules_array_shared(rules)
+        seats = self._seat_policies(n, me)
         pol = np.array(
-            [
-                [
-                    kern.POLICY_MOON if (plan | defence) >> s & 1 else self._policy if s == me else self._opp_policy
-                    for s in range(n)
-                ]
-                for plan in plans
-            ],
+            [[kern.POLICY_MOON if (plan | defence) >> s & 1 else seats[s] for s in range(n)] for plan in plans],
             dtype=np.int64,
         )
         cards = np.array(cands, dtype=np.int64)
@@ -802,8 +804,7 @@ class SearchPlayer(MediumPlayer):
             offset = int(kern.pass_offset(R, view.hand_number))
             cand_masks = np.array(cands, dtype=np.int64)
             no_card = np.array([-1], dtype=np.int64)
-            policies = np.full((1, n), self._opp_policy, dtype=np.int64)
-            policies[0, me] = self._policy
+            policies = np.array([self._seat_policies(n, me)], dtype=np.int64)
             totals = np.array(view.totals, dtype=np.int64)
             reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
