@@ -144,7 +144,7 @@ class ExternalPlayer(Player):
         self.decisions = 0  #: decisions asked of the bot, over every process
         self._asked = 0  #: decisions asked of the running process: the next ``id`` less one
         self.starts = 0  #: processes started
-        self.games = 0  #: games announced to the bot
+        self.games = 0  #: games announced to the running process
         self._down = False  #: faulted in this game
         self._announced = False  #: the bot has been told of this game
         self._proc: subprocess.Popen[str] | None = None
@@ -191,6 +191,7 @@ class ExternalPlayer(Player):
 
     def _start(self, view: SeatView) -> None:
         self.starts += 1
+        self.games = 0  # a new process counts its games from 1
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -344,7 +345,8 @@ class ExternalPlayer(Player):
         record = BotFault(fault.kind, fault.message, number, view.hand_number + 1, tuple(self._stderr))
         self.faults.append(record)
         self._down = True
-        log.warning("%s", self.fault_report)
+        # With on_fault="raise" the caller reports the fault itself (a tournament names its deal and seat).
+        log.log(logging.WARNING if self.on_fault == "fallback" else logging.INFO, "%s", self.fault_report)
         if self.on_fault == "raise":
             raise BotFaultError(record)
         decision = self.fallback.decide(view)
