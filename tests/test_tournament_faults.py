@@ -20,10 +20,11 @@ from hearts.sim.tournament import TournamentConfig, TournamentError, run_tournam
 runner = CliRunner()
 
 #: A bot that passes its first cards and plays its first legal card; it gives up (exit 3) after
-#: ``argv[1]`` answers, and logs each start and each game announced to the file ``argv[2]``.
+#: ``argv[1]`` answers (or hangs, with ``hang`` among its arguments), and logs each start and each game
+#: announced to the file ``argv[2]``.
 QUITTER = textwrap.dedent(
     """
-    import json, os, sys
+    import json, os, sys, time
     limit = int(sys.argv[1])
     log = open(sys.argv[2], "a") if len(sys.argv) > 2 else None
     def note(text):
@@ -39,6 +40,8 @@ QUITTER = textwrap.dedent(
         elif message["type"] == "decide":
             if answers >= limit:
                 print(f"giving up after {answers} answers", file=sys.stderr, flush=True)
+                if "hang" in sys.argv:
+                    time.sleep(600)
                 sys.exit(3)
             view = message["view"]
             if message["decision"] == "pass":
@@ -207,3 +210,24 @@ def test_a_py_player_raising_or_playing_illegally_is_its_own_fault(tmp_path: Pat
     assert kinds == {("deal", 1, "crash", "RuntimeError: my model is broken")}
     with pytest.raises(PlayerCheckError, match="cannot play: illegal: illegal play"):
         run_tournament(TournamentConfig(("easy", f"py:{module}:cheating"), **config), jobs=1)  # type: ignore[arg-type]
+
+
+def test_a_bot_hanging_past_its_time_limit_is_a_timeout_fault_and_is_stopped(quitter: str, tmp_path: Path) -> None:
+    import os
+
+    log = tmp_path / "bot.log"
+    config = TournamentConfig(
+        ("easy", f"cmd:{quitter} 15 {log} hang"), hands=2, games=0, preset="no-passing", on_fault="forfeit"
+    )
+    result = run_tournament(config, jobs=1)
+    faults = result.faults()
+    assert faults and {f["kind"] for f in faults} == {"timeout"}
+    assert all(f["message"] == "no answer within 2 s" and f["decision"] == 16 for f in faults)
+    for t in result.tables:
+        for f in t.faults:
+            assert t.scores[f.seat] == 26
+    # Every process the tournament started has been stopped, the hanging ones killed.
+    for line in log.read_text().splitlines():
+        if line.startswith("start"):
+            with pytest.raises(ProcessLookupError):
+                os.kill(int(line.split()[1]), 0)
