@@ -16,7 +16,7 @@ import pytest
 from hearts.bots.protocol import BotAnswerError, decide_message, hello_message, parse_answer
 from hearts.core import Game, PassCards, Phase, PlayCard, Rules
 from hearts.players import make_player
-from hearts.players.external import ExternalPlayer, is_command_level
+from hearts.players.external import BotFaultError, ExternalPlayer, is_command_level
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_BOT = ROOT / "examples" / "bots" / "python_bot.py"
@@ -257,6 +257,56 @@ if decisions == 1:
     assert proc.poll() is not None
     with pytest.raises(ProcessLookupError):
         os.kill(proc.pid, 0)
+
+
+def test_one_process_plays_many_games_told_by_a_game_message_and_a_raising_bot_restarts_next_game(
+    tmp_path: Path,
+) -> None:
+    """new_game() announces each game (``game`` messages numbered from 1 per process, before the first decide);
+    with on_fault="raise" a fault raises BotFaultError, every later decision of that game too, and the next game
+    starts a fresh process."""
+    log = tmp_path / "messages.log"
+    command = write_bot(tmp_path, "counter", GOOD + "\nif decisions == 20:\n    sys.exit(4)\n")
+    source = (
+        Path(command[1])
+        .read_text()
+        .replace(
+            "    message = json.loads(line)\n",
+            f"    message = json.loads(line)\n    open({str(log)!r}, 'a').write(message['type'] + ' ' + str(message.get('game', message.get('id'))) + '\\n')\n",
+        )
+    )
+    Path(command[1]).write_text(source)
+    bot = ExternalPlayer(command, seed=1, on_fault="raise")
+    for game_number in (1, 2):
+        bot.new_game()
+        game = Game(Rules.preset("no-passing"), seed=game_number)
+        seat = 0
+        for _ in range(10):  # ten of the bot's own decisions (passes: none), the others random
+            while game.to_move[0] != seat:
+                game.apply(make_player("random", seed=1).decide(game.view(game.to_move[0])).move)
+            game.apply(bot.decide(game.view(seat)).move)
+    assert bot.starts == 1 and not bot.faults
+    bot.new_game()
+    game = Game(Rules.preset("no-passing"), seed=3)
+    with pytest.raises(BotFaultError, match="crash at decision 21"):
+        for _ in range(13):
+            while game.to_move[0] != 0:
+                game.apply(make_player("random", seed=1).decide(game.view(game.to_move[0])).move)
+            game.apply(bot.decide(game.view(0)).move)
+    assert bot.faulted and bot.faults[-1].kind == "crash"
+    with pytest.raises(BotFaultError):  # no fallback: the rest of this game is the caller's to play
+        bot.decide(game.view(0))
+    bot.new_game()
+    game = Game(Rules.preset("no-passing"), seed=4)
+    while game.to_move[0] != 0:
+        game.apply(make_player("random", seed=1).decide(game.view(game.to_move[0])).move)
+    bot.decide(game.view(0))
+    bot.close()
+    assert bot.starts == 2 and not bot.faulted
+    lines = log.read_text().splitlines()
+    assert lines[:2] == ["hello None", "game 1"] and "game 2" in lines and lines.count("hello None") == 2
+    assert lines[lines.index("game 2") + 1] == "decide 11"  # ids count the process's decisions
+    assert lines[-4:] == ["hello None", "game 1", "decide 1", "bye None"]  # a new process counts afresh
 
 
 # -- messages ------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -66,3 +67,48 @@ def test_example_bots_exit_on_bye(command: list[str]) -> None:
         command, input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True, text=True, timeout=30
     )
     assert done.returncode == 0 and done.stdout == ""
+
+
+@pytest.fixture(scope="module")
+def trained_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import train_policy
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    path = tmp_path_factory.mktemp("policy") / "policy.npz"
+    train_policy.train(hands=40, opponents="random", seed=5).save(str(path))
+    return path
+
+
+def test_a_trained_policy_plays_the_same_in_process_and_as_a_bot_process(
+    trained_weights: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/bots/py_policy.py as a py: player and as a cmd: bot (which reads its views back with
+    SeatView.from_dict and encodes them as the environments do): the same tournament, the same scores."""
+    from hearts.sim.tournament import TournamentConfig, run_tournament
+
+    script = EXAMPLES / "bots" / "py_policy.py"
+    monkeypatch.setenv("HEARTS_POLICY", str(trained_weights))
+    outcomes = []
+    for spec in (f"nn=py:{script}:make_player", f"nn=cmd:{sys.executable} {script} {trained_weights}"):
+        result = run_tournament(TournamentConfig((spec, "easy"), hands=3, games=1, seed=11), jobs=1)
+        assert not result.faults() and result.config.labels == ("nn", "easy")
+        assert result.figures()[0].decisions > 0
+        outcomes.append([(t.kind, t.index, t.table, t.scores, t.moons, t.winners, t.hands) for t in result.tables])
+    assert outcomes[0] == outcomes[1]
+
+
+def test_the_policy_example_says_how_to_get_weights(tmp_path: Path) -> None:
+    script = EXAMPLES / "bots" / "py_policy.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "none.npz")], input="", capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "train_policy.py --save" in done.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "hearts", "tournament", "--players", f"py:{script}:make_player,easy", "--hands", "2"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ, "HEARTS_POLICY": "none.npz"},
+    )  # fmt: skip
+    assert result.returncode == 2 and "no trained weights at 'none.npz'" in " ".join(
+        w for w in result.stderr.split() if w != "│"
+    )

@@ -374,3 +374,79 @@ def test_without_compiled_code_the_search_falls_back_to_python() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("python")
+
+
+# -- player specs: NAME=, cmd:, py:MODULE:FACTORY --------------------------------------------------------------
+
+
+def test_player_specs_are_read_in_one_place() -> None:
+    from hearts.players.registry import PlayerSpec, parse_player
+
+    assert parse_player(" Medium ") == PlayerSpec("level", "medium")
+    assert parse_player("cmd:python3 bot.py --depth=3") == PlayerSpec("cmd", "python3 bot.py --depth=3")
+    assert parse_player("ann=cmd:./bot a,b") == PlayerSpec("cmd", "./bot a,b", "ann")
+    assert parse_player("nn=py:pkg.mod:load").label == "nn"
+    assert parse_player("py:path/to/p.py:make").target == "path/to/p.py:make"
+    assert parse_player("fast=easy").label == "fast"
+    for bad, words in [
+        ("cmd:", "names no command"),
+        ("py:justamodule", "not py:MODULE:FACTORY"),
+        ("py:mod:not-a-name", "not py:MODULE:FACTORY"),
+        ("my bot=easy", "bad player name 'my bot'"),
+        ("x=grandmaster", "unknown player level 'grandmaster'"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            parse_player(bad)
+
+
+def _policy_module(tmp_path: object) -> str:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "lowest_policy.py"
+    path.write_text(
+        "from hearts.core import PlayCard, PassCards\n"
+        "from hearts.players import make_player\n"
+        "CALLS = []\n"
+        "def lowest(view):\n"
+        "    if view.legal:\n"
+        "        return PlayCard(view.seat, view.legal[0])\n"
+        "    return PassCards(view.seat, list(view.hand)[: view.rules.pass_count])\n"
+        "def factory():\n"
+        "    return lowest\n"
+        "def player(seed=None, time_budget=None):\n"
+        "    CALLS.append((seed, time_budget))\n"
+        "    return make_player('easy', seed=seed)\n"
+        "def broken():\n"
+        "    return 42\n"
+    )
+    return str(path)
+
+
+def test_py_players_come_from_a_factory_returning_a_player_or_a_function(tmp_path: object) -> None:
+    path = _policy_module(tmp_path)
+    game = Game(Rules(), seed=5)
+    function_player = make_player(f"py:{path}:factory", seed=1)
+    assert function_player.name == f"py:{path}:factory"
+    level_player = make_player(f"mine=py:{path}:player", seed=9, time_budget=0.5)
+    assert level_player.name == "mine"
+    import sys
+
+    module = next(m for k, m in sys.modules.items() if k.startswith("hearts_py_player_") and hasattr(m, "CALLS"))
+    assert module.CALLS[-1] == (9, 0.5)  # the factory gets the seed and budget it asks for
+    play_game(game, [function_player, level_player, make_player("random", seed=2), make_player("random", seed=3)])
+    assert game.is_over
+    with pytest.raises(ValueError, match="returned int, not a Player or a callable"):
+        make_player(f"py:{path}:broken")
+    with pytest.raises(ValueError, match="has no callable 'missing'"):
+        make_player(f"py:{path}:missing")
+    with pytest.raises(ValueError, match="cannot import 'no_such_module_here'"):
+        make_player("py:no_such_module_here:make")
+
+
+def test_a_function_player_answering_something_else_than_a_move_is_an_error(tmp_path: object) -> None:
+    from hearts.players.registry import CallablePlayer
+
+    player = CallablePlayer(lambda view: "2C", "silly")
+    game = Game(Rules.preset("no-passing"), seed=2)
+    with pytest.raises(TypeError, match="silly returned str, not a move"):
+        player.decide(game.view(game.to_move[0]))

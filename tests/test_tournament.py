@@ -180,10 +180,12 @@ def test_three_players_at_three_seats_and_a_cheat(spies: None) -> None:
     result = run_tournament(TournamentConfig(("random", "easy", "spy-a"), hands=2, games=0, seats=3, seed=4), jobs=1)
     assert len(result.tables) == 2 * 3
     assert {t.seating for t in result.tables} == {(0, 1, 2), (1, 2, 0), (2, 0, 1)}
-    with pytest.raises(TournamentError, match=r"cheat in seat \d made an illegal move PlayCard"):
+    with pytest.raises(
+        TournamentError, match=r"cheat faulted in deal 1 \(table 1, seat \d \w+, hand 1\): illegal: illegal play"
+    ):
         run_tournament(TournamentConfig(("random", "cheat"), hands=1, games=0, preset="no-passing"), jobs=1)
     with pytest.raises(
-        TournamentError, match=r"broken in seat \d failed to decide in hand 1 \(play\): bot process exited"
+        TournamentError, match=r"broken faulted in deal 1 .*: crash: RuntimeError: bot process exited"
     ):
         run_tournament(TournamentConfig(("random", "broken"), hands=1, games=0, preset="no-passing"), jobs=1)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -270,3 +271,64 @@ def test_hand_view_without_a_game() -> None:
     view = SeatView.of_hand(hand, 0)
     assert view.totals == (0, 0, 0, 0) and view.names[0] == "South" and view.legal == (Card.parse("2C"),)
     assert SeatView.of_hand(hand, 1).legal == () and not SeatView.of_hand(hand, 1).my_turn
+
+
+# -- SeatView.from_dict: the exact inverse of to_dict ------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hearts.core.rules import PRESETS  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    players=st.integers(3, 6),
+    seed=st.integers(0, 2**32 - 1),
+    moves=st.integers(0, 120),
+)
+def test_a_view_read_back_from_its_dict_is_the_same_view(preset: str, players: int, seed: int, moves: int) -> None:
+    """Every seat's view at every point of a random game (passes, plays, moon choices, the end of a hand and
+    of the game) survives to_dict -> JSON -> from_dict unchanged, under every preset at 3 to 6 seats."""
+    game = Game(Rules.preset(preset, players=players, target=30), seed=seed)
+    rng = random.Random(seed)
+
+    def check(g: Game) -> None:
+        for seat in range(g.rules.players):
+            view = g.view(seat)
+            back = SeatView.from_dict(json.loads(json.dumps(view.to_dict())))
+            assert back == view
+            assert back.to_dict() == view.to_dict()
+
+    count = 0
+
+    def visit(g: Game) -> None:
+        nonlocal count
+        if count <= moves or g.is_over:
+            check(g)
+        count += 1
+
+    walk(game, rng, visit, max_hands=20)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d.pop("hand"), "needs 'hand'"),
+        (lambda d: d.update(hand=["ZZ"]), "ZZ"),
+        (lambda d: d.update(seat=7), "seat 7"),
+        (lambda d: d.update(seat=True), "'seat' must hold int"),
+        (lambda d: d.update(phase="dancing"), "'phase' must be one of pass, play"),
+        (lambda d: d.update(points=[0, 0]), "'points' must have 4 entries"),
+        (lambda d: d.update(trick={"leader": 0}), "'trick' holds tricks as"),
+        (lambda d: d.update(hand_number=0), "'hand_number' must be at least 1"),
+    ],
+)
+def test_a_malformed_view_dict_is_refused_naming_the_field(change: Callable[[dict], object], words: str) -> None:
+    data = Game(Rules(), seed=1).view(0).to_dict()
+    change(data)
+    with pytest.raises(ValueError, match=re.escape(words)):
+        SeatView.from_dict(data)
+    with pytest.raises(ValueError, match="JSON object"):
+        SeatView.from_dict([1, 2])

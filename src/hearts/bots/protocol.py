@@ -79,6 +79,12 @@ def hello_message(view: SeatView, time_limit: float, startup_time: float) -> dic
     }
 
 
+def game_message(number: int, view: SeatView) -> dict[str, Any]:
+    """Sent before the first ``decide`` of every game (the first one too): the bot's ``number``-th game in
+    this process, its seat and the seats' names. A bot that keeps memory between decisions resets it here."""
+    return {"type": "game", "game": number, "seat": view.seat, "names": list(view.names)}
+
+
 def decide_message(number: int, view: SeatView, time_limit: float) -> dict[str, Any]:
     """A request for one decision: its number, its kind, the seat's view and the seconds allowed."""
     return {

@@ -10,7 +10,9 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve_command(
-        host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0 to let others on your network join)."),
+        host: str = typer.Option(
+            "127.0.0.1", help="Address to listen on (0.0.0.0 to let others on your network join)."
+        ),
         port: int = typer.Option(8000, help="Port to listen on."),
         db: str = typer.Option(
             None,
@@ -21,9 +23,11 @@ def register(app: typer.Typer) -> None:
         bot: list[str] = typer.Option(  # noqa: B008 - Typer declares options this way
             [],
             "--bot",
-            help="Register an external bot a table may seat by NAME: --bot NAME=COMMAND (repeatable).",
+            help="Register a bot a table may seat by NAME: --bot NAME=COMMAND or NAME=py:MODULE:FACTORY (repeatable).",
         ),
-        pause: float = typer.Option(0.6, help="Default seconds a computer player pauses before each card, so people can follow."),
+        pause: float = typer.Option(
+            0.6, help="Default seconds a computer player pauses before each card, so people can follow."
+        ),
         compress: bool = typer.Option(
             False, help="Compress websocket messages (permessage-deflate): less traffic, more server CPU per message."
         ),
@@ -48,6 +52,14 @@ def register(app: typer.Typer) -> None:
             if not name.replace("-", "").replace("_", "").isalnum() or len(name) > 32:
                 typer.echo(f"error: bot name {name!r} must be letters, digits, - or _ (at most 32)", err=True)
                 raise typer.Exit(2)
+            from hearts.players.registry import bot_spec, make_player, parse_player
+
+            try:
+                if parse_player(bot_spec(command)).kind == "py":
+                    make_player(bot_spec(command), seed=0)  # import it now: a typo fails here, not at a table
+            except Exception as exc:  # noqa: BLE001 - the user's own module: say what went wrong, whatever it is
+                typer.echo(f"error: --bot {name}: {exc}", err=True)
+                raise typer.Exit(2) from None
             bots[name] = command.strip()
         if not 0 <= pause <= 30:
             typer.echo(f"error: --pause must be from 0 to 30 seconds, not {pause}", err=True)

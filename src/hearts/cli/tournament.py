@@ -11,10 +11,23 @@ def register(app: typer.Typer) -> None:
     @app.command("tournament")
     def tournament_command(
         players: str = typer.Option(
-            ...,
+            None,
             "--players",
             "-p",
-            help="Comma-separated players: levels (random, easy, medium, hard, expert) or cmd:./mybot.",
+            help="Comma-separated players: levels (random, easy, medium, hard, expert), cmd:./mybot, "
+            "py:MODULE:FACTORY, each optionally NAME=... .",
+        ),
+        player: list[str] = typer.Option(  # noqa: B008 - Typer declares options this way
+            [],
+            "--player",
+            help="One more player, taken whole (a bot command may hold commas): --player 'mine=cmd:./bot a,b'. "
+            "Repeatable; adds to --players.",
+        ),
+        on_fault: str = typer.Option(
+            "stop",
+            "--on-fault",
+            help="When a player faults (crash, hang, illegal move): stop (exit 1), or forfeit: score its seat's "
+            "hands as forfeits, list the fault and play on.",
         ),
         hands: int = typer.Option(100, "--hands", "-n", min=0, help="Deals to play, each at every duplicate table."),
         games: int = typer.Option(
@@ -54,11 +67,14 @@ def register(app: typer.Typer) -> None:
             TimeRemainingColumn,
         )
 
+        from hearts.sim.seats import ON_FAULT
         from hearts.sim.tournament import TournamentConfig, TournamentError, check_players, run_tournament
 
         # Wide enough for the figures' table when the output is a file or a pipe (rich assumes 80 then).
         console = Console(width=max(Console().width, 132))
-        specs = tuple(p.strip() for p in players.split(","))
+        specs = (*(p.strip() for p in players.split(",")), *player) if players else tuple(player)
+        if on_fault not in ON_FAULT:
+            raise typer.BadParameter(f"choose one of {', '.join(ON_FAULT)}, not {on_fault!r}", param_hint="--on-fault")
         if backend not in ("local", "ray"):
             raise typer.BadParameter(f"unknown backend {backend!r}: choose local or ray", param_hint="--backend")
         if budget is not None and budget <= 0:
@@ -69,12 +85,13 @@ def register(app: typer.Typer) -> None:
             games = max(1, hands // 20)
         try:
             config = TournamentConfig(
-                specs, hands=hands, games=games, preset=preset, seats=seats, seed=seed, budget=budget
-            )
+                specs, hands=hands, games=games, preset=preset, seats=seats, seed=seed, budget=budget,
+                on_fault=on_fault,
+            )  # fmt: skip
         except TournamentError as exc:
             raise typer.BadParameter(str(exc)) from None
         try:
-            check_players(config.players, config.budget)
+            check_players(config.players, config.budget, config.rules)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--players") from None
         if backend == "ray":
@@ -92,7 +109,7 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task(f"{' vs '.join(config.labels)}", total=hands + games)
             try:
                 result = run_tournament(
-                    config, jobs=jobs, backend=backend, ray_address=ray_address,
+                    config, jobs=jobs, backend=backend, ray_address=ray_address, check=False,
                     progress=lambda unit, done, total: bar.update(task, completed=done),
                 )  # fmt: skip
             except ValueError as exc:
@@ -137,6 +154,7 @@ def _print_result(console: object, result: object) -> None:
         "moons allowed %",
         "ms/decision",
         "p95 ms",
+        *(("faults (hands)",) if any(t.faults for t in result.tables) else ()),
     ):
         if column == "player":  # long specs (cmd:...) fold onto more lines; the figures never wrap
             table.add_column(column, overflow="fold", max_width=28)
@@ -152,8 +170,10 @@ def _print_result(console: object, result: object) -> None:
             _percent(f.moons_allowed),
             _ms(f.decision_mean),
             f"{1000 * f.decision_p95:.2f}",
+            *((f"{f.faults} ({f.forfeited_hands})",) if any(t.faults for t in result.tables) else ()),
         )
     console.print(table)
+    _print_faults(console, result)
     if config.games:
         console.print(
             f"win rate: share of games won per seat (even play: {1 / n:.3f}); tied lowest seats share the win."
@@ -163,6 +183,35 @@ def _print_result(console: object, result: object) -> None:
     for row in rows:
         ratings.add_row(row["player"], f"{row['ordinal']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}")
     console.print(ratings)
+
+
+def _print_faults(console: object, result: object) -> None:
+    """Every fault, where it happened and what the bot did, with the forfeit rule."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from hearts.sim.seats import STAND_IN, forfeit_points
+    from hearts.sim.tournament import TournamentResult
+
+    assert isinstance(console, Console) and isinstance(result, TournamentResult)
+    faults = result.faults()
+    if not faults:
+        return
+    console.print(
+        f"[bold red]{_count(len(faults), 'fault')}[/bold red]: each faulted seat's hands, from the fault to the end "
+        f"of its deal or game, are scored as forfeits ({forfeit_points(result.config.rules)} points each, no moon); "
+        f"{STAND_IN} played the seat's cards for the others' sake and none of its play counts."
+    )
+    for f in faults:
+        at = f" at decision {f['decision']}" if f["decision"] is not None else ""
+        console.print(
+            escape(
+                f"  {f['player']}: {f['unit']} {f['index'] + 1}, table {f['table'] + 1}, seat {f['seat']} "
+                f"{f['seat_name']}, hand {f['hand']}: {f['kind']}{at}: {f['message']} "
+                f"({_count(f['forfeited_hands'], 'hand')} forfeited)"
+            ),
+            soft_wrap=True,
+        )
 
 
 def _count(n: int, word: str) -> str:

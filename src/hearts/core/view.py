@@ -9,12 +9,13 @@ no other seat's pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import Enum
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, Card, CardSet, cards_of
-from hearts.core.errors import IllegalMoveError
+from hearts.core.errors import HeartsError, IllegalMoveError
 from hearts.core.hand import HandState, Phase, Trick, seat_name
 from hearts.core.rules import MoonOption, PassDirection, Rules
 
@@ -236,6 +237,54 @@ class SeatView:
             "winners": list(self.winners),
         }
 
+    @classmethod
+    def from_dict(cls, data: object) -> SeatView:
+        """The view :meth:`to_dict` wrote: its exact inverse, for a bot that reads the protocol's ``view``.
+
+        Malformed data raises :class:`~hearts.core.errors.HeartsError` naming the field.
+
+        >>> from hearts.core import Game, Rules
+        >>> view = Game(Rules.preset("omnibus"), seed=4).view(2)
+        >>> SeatView.from_dict(view.to_dict()) == view
+        True
+        """
+        if not isinstance(data, Mapping):
+            raise HeartsError(f"a seat view is a JSON object, not {type(data).__name__}")
+        missing = [name for name in _VIEW_FIELDS if name not in data]
+        if missing:
+            raise HeartsError(f"a seat view needs {', '.join(repr(m) for m in missing)}")
+        rules = Rules.from_dict(data["rules"])
+        n = rules.players
+        get = _Reader(data, n)
+        hand_number = get.number("hand_number", low=1) - 1
+        phase = get.enum("phase", Phase)
+        return cls(
+            rules=rules,
+            seat=get.seat("seat"),
+            names=get.seq("names", str, length=n),
+            hand_number=hand_number,
+            phase=phase,
+            direction=get.enum("direction", PassDirection),
+            hand=get.cards("hand"),
+            passed=get.cards("passed", optional=True),
+            pass_to=get.seat("pass_to", optional=True),
+            received=get.cards("received", optional=True),
+            pass_from=get.seat("pass_from", optional=True),
+            has_passed=get.seq("has_passed", bool, length=n),
+            tricks=tuple(get.trick(t, "tricks") for t in get.seq("tricks", Mapping)),
+            trick=get.trick(data["trick"], "trick"),
+            to_move=tuple(get.seat("to_move", value=v) for v in get.seq("to_move", int)),
+            legal=tuple(get.card(v, "legal") for v in get.seq("legal", str)),
+            moon_options=tuple(get.enum("moon_options", MoonOption, value=v) for v in get.seq("moon_options", str)),
+            hearts_broken=get.value("hearts_broken", bool),
+            points=get.seq("points", int, length=n),
+            totals=get.seq("totals", int, length=n),
+            hand_sizes=get.seq("hand_sizes", int, length=n),
+            scores=None if data["scores"] is None else get.seq("scores", int, length=n),
+            shooter=get.seat("shooter", optional=True),
+            winners=tuple(get.seat("winners", value=v) for v in get.seq("winners", int)),
+        )
+
     def describe(self) -> str:
         """A short text of the view, for logs and bots' debugging."""
         lines = [
@@ -249,3 +298,78 @@ class SeatView:
 
 def cards_text(mask: int) -> str:
     return " ".join(str(c) for c in cards_of(mask))
+
+
+_VIEW_FIELDS = (
+    "rules", "seat", "names", "hand_number", "phase", "direction", "hand", "passed", "pass_to", "received",
+    "pass_from", "has_passed", "tricks", "trick", "to_move", "legal", "moon_options", "hearts_broken", "points",
+    "totals", "hand_sizes", "scores", "shooter", "winners",
+)  # fmt: skip
+_E = TypeVar("_E", bound=Enum)
+
+
+class _Reader:
+    """Reads :meth:`SeatView.to_dict`'s fields back, each checked, each error naming its field."""
+
+    def __init__(self, data: Mapping[str, Any], players: int) -> None:
+        self.data = data
+        self.players = players
+
+    def value(self, name: str, kind: type, value: object = None) -> Any:
+        value = self.data[name] if value is None else value
+        # bool is an int in Python; a view's counts are never true/false and its flags never numbers.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise HeartsError(f"a seat view's {name!r} must hold {kind.__name__} values, not {value!r}"[:200])
+        return value
+
+    def number(self, name: str, low: int = 0, value: object = None) -> int:
+        number: int = self.value(name, int, value)
+        if number < low:
+            raise HeartsError(f"a seat view's {name!r} must be at least {low}, not {number}")
+        return number
+
+    def seat(self, name: str, optional: bool = False, value: object = None) -> Any:
+        raw = self.data[name] if value is None else value
+        if raw is None and optional:
+            return None
+        seat = self.number(name, value=raw)
+        if seat >= self.players:
+            raise HeartsError(f"a seat view's {name!r} names seat {seat} at a table of {self.players}")
+        return seat
+
+    def seq(self, name: str, kind: type, length: int | None = None) -> tuple[Any, ...]:
+        items = self.data[name]
+        if not isinstance(items, (list, tuple)):
+            raise HeartsError(f"a seat view's {name!r} must be a list, not {type(items).__name__}")
+        if length is not None and len(items) != length:
+            raise HeartsError(f"a seat view's {name!r} must have {length} entries, not {len(items)}")
+        return tuple(self.value(name, kind, item) for item in items)
+
+    def enum(self, name: str, kind: type[_E], value: object = None) -> _E:
+        raw = self.data[name] if value is None else value
+        try:
+            return kind(raw)
+        except ValueError:
+            choices = ", ".join(str(m.value) for m in kind)
+            raise HeartsError(f"a seat view's {name!r} must be one of {choices}, not {raw!r}"[:200]) from None
+
+    def card(self, text: object, name: str) -> Card:
+        if not isinstance(text, str):
+            raise HeartsError(f"a seat view's {name!r} must hold cards as text, not {text!r}"[:200])
+        return Card.parse(text)
+
+    def cards(self, name: str, optional: bool = False) -> Any:
+        raw = self.data[name]
+        if raw is None and optional:
+            return None
+        return CardSet(self.card(c, name) for c in self.seq(name, str))
+
+    def trick(self, raw: object, name: str) -> Trick:
+        if not isinstance(raw, Mapping) or set(raw) != {"leader", "cards", "winner"}:
+            raise HeartsError(f"a seat view's {name!r} holds tricks as {{leader, cards, winner}}, not {raw!r}"[:200])
+        winner = raw["winner"]
+        return Trick(
+            self.seat(name, value=raw["leader"]),
+            tuple(self.card(c, name) for c in self.value(name, list, raw["cards"])),
+            None if winner is None else self.seat(name, value=winner),
+        )

@@ -1,13 +1,17 @@
 """A seat played by an outside program that speaks the bot protocol (``docs/bot-protocol.md``).
 
 :class:`ExternalPlayer` starts the program once (on its first decision) and
-reuses it for every decision of the game: it writes JSON lines to the program's
-stdin and reads one answer line per decision from its stdout, within a time
-limit. A bot that cannot start, crashes, hangs past its limit, or answers with
-a malformed or illegal move is *faulted*: the fault is logged and kept on the
-player (:attr:`ExternalPlayer.faults`, :attr:`ExternalPlayer.fault_report`),
-the program is stopped, and a fallback computer player takes the seat for the
-rest of the game, so the game goes on.
+reuses it for every decision: it writes JSON lines to the program's stdin and
+reads one answer line per decision from its stdout, within a time limit. One
+process can play many games in a row (a tournament keeps one per seat): call
+:meth:`ExternalPlayer.new_game` between games and the bot is told with a
+``game`` message. A bot that cannot start, crashes, hangs past its limit, or
+answers with a malformed or illegal move is *faulted*: the fault is logged and
+kept on the player (:attr:`ExternalPlayer.faults`,
+:attr:`ExternalPlayer.fault_report`) and the program is stopped; then either a
+fallback computer player takes the seat for the rest of the game, so the game
+goes on (``on_fault="fallback"``, the default), or :class:`BotFaultError` is
+raised for the caller to decide (``on_fault="raise"``, what tournaments use).
 
 Security: the command is run as given, with the rights of this process. Take it
 only from the person running hearts (a command-line flag, a config file); never
@@ -38,6 +42,7 @@ from hearts.bots.protocol import (
     decide_message,
     encode,
     error_message,
+    game_message,
     hello_message,
     parse_answer,
 )
@@ -51,8 +56,14 @@ COMMAND_PREFIX = "cmd:"
 
 
 def is_command_level(level: str) -> bool:
-    """True when ``level`` names a program to run rather than one of our players."""
-    return level.strip().lower().startswith(COMMAND_PREFIX)
+    """True when ``level`` names code to run (``cmd:`` a program, ``py:`` a Python module, either
+    with a ``NAME=`` in front) rather than one of our players: never take such a name from a client."""
+    from hearts.players.registry import parse_player
+
+    try:
+        return parse_player(level).kind != "level"
+    except ValueError:
+        return level.strip().lower().startswith((COMMAND_PREFIX, "py:"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +83,25 @@ class BotFault:
         return text
 
 
+class BotFaultError(Exception):
+    """Raised by an :class:`ExternalPlayer` made with ``on_fault="raise"`` when its bot faults."""
+
+    def __init__(self, fault: BotFault) -> None:
+        super().__init__(str(fault))
+        self.fault = fault
+
+    def __reduce__(self) -> tuple[object, ...]:  # crosses process boundaries whole
+        return (BotFaultError, (self.fault,))
+
+
 class ExternalPlayer(Player):
     """Plays a seat by running ``command`` (a string split like a shell would, or an argv list).
 
     ``time_limit`` is the seconds allowed per decision; the first decision also gets
     ``startup_time`` for the program to start (an interpreter, a JIT). ``fallback`` is
     the level (or :class:`Player`) that takes over after a fault: by default ``medium``
-    where that level exists, else ``random``. ``seed`` seeds the fallback.
+    where that level exists, else ``random``. ``seed`` seeds the fallback. With
+    ``on_fault="raise"`` there is no fallback: a fault raises :class:`BotFaultError`.
     """
 
     name = "external"
@@ -93,6 +116,7 @@ class ExternalPlayer(Player):
         fallback: str | Player | None = None,
         label: str | None = None,
         cwd: str | None = None,
+        on_fault: str = "fallback",
     ) -> None:
         super().__init__(seed=seed, time_budget=time_budget)
         argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -111,10 +135,18 @@ class ExternalPlayer(Player):
         self.time_limit = float(limit)
         self.startup_time = float(startup_time)
         self.cwd = cwd
+        if on_fault not in ("fallback", "raise"):
+            raise ValueError(f"on_fault must be 'fallback' or 'raise', not {on_fault!r}")
+        self.on_fault = on_fault
         self._fallback_spec = fallback
         self._fallback: Player | None = None
-        self.faults: list[BotFault] = []
-        self.decisions = 0
+        self.faults: list[BotFault] = []  #: every fault, over every game this player sat
+        self.decisions = 0  #: decisions asked of the bot, over every process
+        self._asked = 0  #: decisions asked of the running process: the next ``id`` less one
+        self.starts = 0  #: processes started
+        self.games = 0  #: games announced to the running process
+        self._down = False  #: faulted in this game
+        self._announced = False  #: the bot has been told of this game
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
@@ -124,15 +156,23 @@ class ExternalPlayer(Player):
 
     @property
     def faulted(self) -> bool:
-        """True once the bot has faulted: the fallback plays from then on."""
-        return bool(self.faults)
+        """True once the bot has faulted in this game: the fallback plays from then on."""
+        return self._down
 
     @property
     def fault_report(self) -> str | None:
-        """The fault in words, for a tournament to print (None while the bot is well)."""
+        """The latest fault in words, for the log (None while the bot has never faulted)."""
         if not self.faults:
             return None
-        return f"bot {self.label!r} ({shlex.join(self.argv)}) faulted: {self.faults[0]}; {self.fallback.name} played the seat from then on"
+        text = f"bot {self.label!r} ({shlex.join(self.argv)}) faulted: {self.faults[-1]}"
+        if self.on_fault == "fallback":
+            text += f"; {self.fallback.name} played the seat from then on"
+        return text
+
+    def new_game(self) -> None:
+        """A new game starts for this seat: the bot (restarted if it faulted) is told so before its next decision."""
+        self._down = False
+        self._announced = False
 
     @property
     def fallback(self) -> Player:
@@ -150,6 +190,8 @@ class ExternalPlayer(Player):
     # -- the process -----------------------------------------------------------------------
 
     def _start(self, view: SeatView) -> None:
+        self.starts += 1
+        self.games = 0  # a new process counts its games from 1
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -232,6 +274,7 @@ class ExternalPlayer(Player):
         if proc is None:
             return
         self._proc = None
+        self._asked = 0  # a new process counts its decisions (the ids) from 1 again
         with contextlib.suppress(Exception):
             assert proc.stdin is not None
             proc.stdin.write(encode(bye_message(reason)))
@@ -269,14 +312,21 @@ class ExternalPlayer(Player):
     def decide(self, view: SeatView) -> Decision:
         """The bot's move for ``view``, or the fallback's once the bot has faulted."""
         if self.faulted:
+            if self.on_fault == "raise":
+                raise BotFaultError(self.faults[-1])
             return self.fallback.decide(view)
         self.decisions += 1
-        number = self.decisions
+        self._asked += 1
+        number = self._asked
         try:
             limit = self.time_limit
             if self._proc is None:
                 self._start(view)
                 limit += self.startup_time
+            if not self._announced:
+                self.games += 1
+                self._send(game_message(self.games, view))
+                self._announced = True
             self._send(decide_message(number, view, self.time_limit))
             line = self._receive(limit)
             try:
@@ -294,7 +344,11 @@ class ExternalPlayer(Player):
         self._stop("fault")
         record = BotFault(fault.kind, fault.message, number, view.hand_number + 1, tuple(self._stderr))
         self.faults.append(record)
-        log.warning("%s", self.fault_report)
+        self._down = True
+        # With on_fault="raise" the caller reports the fault itself (a tournament names its deal and seat).
+        log.log(logging.WARNING if self.on_fault == "fallback" else logging.INFO, "%s", self.fault_report)
+        if self.on_fault == "raise":
+            raise BotFaultError(record)
         decision = self.fallback.decide(view)
         return Decision(decision.move, f"{self.fallback.name} for faulted bot {self.label}: {decision.reason}")
 
@@ -325,14 +379,15 @@ class _Fault(Exception):
 def command_player(
     level: str, seed: int | None = None, time_budget: float | None = None, **options: Any
 ) -> ExternalPlayer:
-    """The player for a ``cmd:COMMAND`` level name (what :func:`hearts.players.make_player` calls);
-    ``options`` go to :class:`ExternalPlayer` (``time_limit``, ``startup_time``, ``fallback``, ...)."""
-    if not is_command_level(level):
+    """The player for a ``cmd:COMMAND`` spec (``NAME=cmd:COMMAND`` names it); ``options`` go to
+    :class:`ExternalPlayer` (``time_limit``, ``startup_time``, ``fallback``, ``on_fault``, ...)."""
+    from hearts.players.registry import parse_player
+
+    spec = parse_player(level)
+    if spec.kind != "cmd":
         raise ValueError(f"not a command level: {level!r} (expected '{COMMAND_PREFIX}COMMAND')")
-    command = level.strip()[len(COMMAND_PREFIX) :].strip()
-    if not command:
-        raise ValueError(f"{level!r} names no command: write e.g. 'cmd:python3 mybot.py'")
-    return ExternalPlayer(command, seed=seed, time_budget=time_budget, **options)
+    options.setdefault("label", spec.name)
+    return ExternalPlayer(spec.target, seed=seed, time_budget=time_budget, **options)
 
 
-__all__ = ["BotFault", "COMMAND_PREFIX", "ExternalPlayer", "command_player", "is_command_level"]
+__all__ = ["BotFault", "BotFaultError", "COMMAND_PREFIX", "ExternalPlayer", "command_player", "is_command_level"]

@@ -40,6 +40,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import LEVELS, Player, make_player
+from hearts.players.registry import bot_spec
 from hearts.server.protocol import MOVE_TYPES, encode, events_for, spectator_view
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
 
@@ -606,8 +607,8 @@ class TableManager:
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hearts-think")
         self.tables: dict[str, LiveTable] = {}
         self.tokens: dict[str, tuple[str, int | None]] = {}
-        #: name -> player spec (``cmd:...``) of the external bots ``hearts serve --bot`` registered.
-        self.bots = {name: (cmd if cmd.startswith("cmd:") else f"cmd:{cmd}") for name, cmd in (bots or {}).items()}
+        #: name -> player spec (``cmd:...`` or ``py:...``) of the bots ``hearts serve --bot`` registered.
+        self.bots = {name: bot_spec(cmd) for name, cmd in (bots or {}).items()}
         self.default_pause = DEFAULT_OPTIONS["pause"] if pause is None else pause
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None

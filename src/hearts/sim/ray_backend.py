@@ -8,7 +8,8 @@ are identical to the local backend's for the same seed.
 
 Without ``address`` a local Ray instance with ``jobs`` CPUs is started (and shut
 down afterwards); with one (``auto`` or ``ray://host:10001``) the tasks go to
-that cluster, whose workers must have ``hearts`` installed.
+that cluster, whose workers must have ``hearts`` installed. Each worker keeps its
+``cmd:`` bots for every unit it plays (:mod:`hearts.sim.seats`), as a local worker does.
 """
 
 from __future__ import annotations
@@ -64,7 +65,14 @@ def run_ray(
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
                 unit = pending.pop(ref)
-                results[unit] = ray.get(ref)
+                try:
+                    results[unit] = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    # A player's fault (or any tournament error) raised in a worker: give it as raised there,
+                    # its message whole, not wrapped in the worker's traceback.
+                    if isinstance(exc.cause, TournamentError):
+                        raise exc.cause from None
+                    raise
                 if progress:
                     progress(unit, len(results), len(units))
         return _ordered(results)

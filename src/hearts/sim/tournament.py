@@ -25,6 +25,11 @@ strongly correlated.
 Whole games to the target are played the same way (``games``): game ``g`` has
 its own fixed sequence of deals and is played at the same tables.
 
+A player that faults (a bot that crashes, hangs past its time limit or plays
+illegally; see :mod:`hearts.sim.seats`) stops the tournament with the fault
+named (``on_fault="stop"``), or has that seat's hands scored as forfeits while a
+stand-in finishes them (``on_fault="forfeit"``); every fault is kept with its table.
+
 Everything here is deterministic for a seed: deals, seatings and each player's
 seed derive from the tournament seed and the deal, table and seat, never from
 which worker ran what, so ``jobs`` changes the speed and nothing else (for
@@ -44,26 +49,33 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from hearts.core import (
-    ChooseMoon,
     Game,
     HandState,
-    Move,
-    PassCards,
     Phase,
-    PlayCard,
     Rules,
     SeatView,
     deal_cards,
     seat_name,
 )
 from hearts.core.cards import CardSet
-from hearts.players.base import Player
-from hearts.players.registry import make_player
+from hearts.players.registry import parse_player
+from hearts.sim.seats import (
+    ON_FAULT,
+    SeatFault,
+    SeatFaultError,
+    TableSeat,
+    apply_to_hand,
+    check_players,
+    close_kept,
+    close_player,
+    forfeit_points,
+    seat_player,
+)
 from hearts.sim.stats import Estimate, mean_ci, percentile
 
 __all__ = [
@@ -109,6 +121,7 @@ class TournamentConfig:
     seats: int = 4
     seed: int = 0
     budget: float | None = None
+    on_fault: str = "stop"  #: "stop" at a player's fault, or "forfeit" its seat's hands and play on
 
     def __post_init__(self) -> None:
         players = tuple(p.strip() for p in self.players)
@@ -123,6 +136,13 @@ class TournamentConfig:
             raise TournamentError(f"hands and games cannot be negative (hands={self.hands}, games={self.games})")
         if self.hands == 0 and self.games == 0:
             raise TournamentError("nothing to play: ask for at least one hand or one game")
+        for spec in players:
+            try:
+                parse_player(spec)
+            except ValueError as exc:
+                raise TournamentError(str(exc)) from None
+        if self.on_fault not in ON_FAULT:
+            raise TournamentError(f"on_fault must be one of {', '.join(ON_FAULT)}, not {self.on_fault!r}")
         if self.budget is not None and not self.budget > 0:
             raise TournamentError(f"the time budget must be a positive number of seconds, not {self.budget}")
         self.rules  # noqa: B018  (validates the preset and seat count now, with the rules' own message)
@@ -136,12 +156,13 @@ class TournamentConfig:
 
     @property
     def labels(self) -> tuple[str, ...]:
-        """A distinct label per player: the spec, with ``#2``, ``#3`` added to repeats."""
+        """A distinct label per player: its name (``NAME=SPEC``) or spec, with ``#2``, ``#3`` added to repeats."""
         seen: dict[str, int] = {}
         out = []
         for spec in self.players:
-            seen[spec] = seen.get(spec, 0) + 1
-            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+            label = parse_player(spec).label
+            seen[label] = seen.get(label, 0) + 1
+            out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
         return tuple(out)
 
     def to_dict(self) -> dict[str, Any]:
@@ -154,21 +175,9 @@ class TournamentConfig:
             "seats": self.seats,
             "seed": self.seed,
             "budget": self.budget,
+            "on_fault": self.on_fault,
             "rules": self.rules.to_dict(),
         }
-
-
-def check_players(specs: Iterable[str], budget: float | None = None) -> None:
-    """Make each distinct player once, so that an unknown level fails before any work starts."""
-    for spec in dict.fromkeys(specs):
-        _close(make_player(spec, seed=0, time_budget=budget))
-
-
-def _close(player: Player) -> None:
-    # External players (``cmd:``) hold a process; close whatever offers it.
-    close = getattr(player, "close", None)
-    if callable(close):
-        close()
 
 
 # -- seatings and deals ------------------------------------------------------------------------------
@@ -223,7 +232,12 @@ class TableResult:
     moons: tuple[int, ...]  #: moons each seat shot
     winners: tuple[int, ...]  #: the winning seats (games; empty for deals)
     hands: int  #: hands played
-    times: tuple[tuple[float, ...], ...]  #: each seat's seconds per decision
+    times: tuple[tuple[float, ...], ...]  #: each seat's seconds per decision (its player's own, never a stand-in's)
+    faults: tuple[SeatFault, ...] = ()  #: the seats whose player faulted (``on_fault="forfeit"``)
+
+    def forfeited_hands(self, fault: SeatFault) -> int:
+        """The hands ``fault`` forfeited at this table: from the one it happened in to the last."""
+        return self.hands - fault.hand + 1
 
     @property
     def payoffs(self) -> tuple[float, ...]:
@@ -245,39 +259,27 @@ class TableResult:
             "winners": list(self.winners),
             "hands": self.hands,
             "decisions": [len(t) for t in self.times],
+            "faults": [f.to_dict(labels) for f in self.faults],
         }
 
 
-def _decide(player: Player, view: SeatView, label: str) -> tuple[Move, float]:
-    start = time.perf_counter()
-    try:
-        decision = player.decide(view)
-    except Exception as exc:  # a crashed or timed-out external bot, a player's bug: name who failed where
-        raise TournamentError(
-            f"{label} in seat {view.seat} failed to decide in hand {view.hand_number + 1} ({view.phase.value}): {exc}"
-        ) from exc
-    seconds = time.perf_counter() - start
-    move = decision.move
-    if move.seat != view.seat:
-        raise TournamentError(
-            f"{label} in seat {view.seat} ({view.names[view.seat]}) answered for seat {move.seat}: {move!r}"
-        )
-    return move, seconds
+def _seats(config: TournamentConfig, kind: str, index: int, table: int, seating: tuple[int, ...]) -> list[TableSeat]:
+    out = []
+    for s, p in enumerate(seating):
+        seed = _player_seed(config, kind, index, table, s)
+        player = seat_player(config.players[p], p, s, seed, config.budget)
+        # A lone deal's hand is numbered by the deal (for its pass direction); a fault's hand counts from 1 at the table.
+        out.append(TableSeat(player, p, s, seed, config.on_fault, first_hand=index if kind == "deal" else 0))
+    return out
 
 
-def _illegal(label: str, seat: int, move: Move, exc: Exception) -> TournamentError:
-    return TournamentError(f"{label} in seat {seat} made an illegal move {move!r}: {exc}")
-
-
-def _apply_to_hand(hand: HandState, move: Move) -> None:
-    if isinstance(move, PlayCard):
-        hand.play(move.card, move.seat)
-    elif isinstance(move, PassCards):
-        hand.pass_cards(move.seat, move.cards)
-    elif isinstance(move, ChooseMoon):
-        hand.choose_moon(move.seat, move.option)
-    else:
-        raise TournamentError(f"not a move: {move!r}")
+def _fault_stop(config: TournamentConfig, kind: str, index: int, table: int, fault: SeatFault) -> TournamentError:
+    n = config.rules.players
+    return TournamentError(
+        f"{config.labels[fault.player]} faulted in {kind} {index + 1} (table {table + 1}, seat {fault.seat} "
+        f"{seat_name(fault.seat, n)}, hand {fault.hand}): {fault.words()}\n"
+        "The tournament stops here (--on-fault forfeit scores a faulted seat's hands as forfeits and plays on)."
+    )
 
 
 def _play_deal_table(
@@ -287,29 +289,24 @@ def _play_deal_table(
     labels = config.labels
     n = rules.players
     names = tuple(f"{labels[p]} ({seat_name(s, n)})" for s, p in enumerate(seating))
-    players = [
-        make_player(config.players[p], seed=_player_seed(config, "deal", index, table, s), time_budget=config.budget)
-        for s, p in enumerate(seating)
-    ]
-    times: list[list[float]] = [[] for _ in range(n)]
+    seats = _seats(config, "deal", index, table, seating)
     hand = HandState(rules, dealt, index)
     zeros = (0,) * n
     try:
         while hand.phase is not Phase.HAND_OVER:
             for seat in hand.to_move:
-                view = SeatView.of_hand(hand, seat, zeros, names)
-                move, seconds = _decide(players[seat], view, labels[seating[seat]])
-                times[seat].append(seconds)
-                try:
-                    _apply_to_hand(hand, move)
-                except ValueError as exc:
-                    raise _illegal(labels[seating[seat]], seat, move, exc) from None
+                seats[seat].play(SeatView.of_hand(hand, seat, zeros, names), lambda move: apply_to_hand(hand, move))
+    except SeatFaultError as exc:
+        raise _fault_stop(config, "deal", index, table, exc.fault) from None
     finally:
-        for player in players:
-            _close(player)
+        for s in seats:
+            close_player(s.player)
     assert hand.scores is not None
-    moons = tuple(int(hand.shooter == s) for s in range(n))
-    return TableResult("deal", index, table, seating, dealt, hand.scores, moons, (), 1, tuple(map(tuple, times)))
+    scores = tuple(forfeit_points(rules) if s.forfeits(0) else hand.scores[s.seat] for s in seats)
+    moons = tuple(int(hand.shooter == s.seat and not s.forfeits(0)) for s in seats)
+    faults = tuple(s.fault for s in seats if s.fault is not None)
+    times = tuple(tuple(s.times) for s in seats)
+    return TableResult("deal", index, table, seating, dealt, scores, moons, (), 1, times, faults)
 
 
 def _play_game_table(config: TournamentConfig, index: int, table: int, seating: tuple[int, ...]) -> TableResult:
@@ -317,12 +314,7 @@ def _play_game_table(config: TournamentConfig, index: int, table: int, seating: 
     labels = config.labels
     n = rules.players
     names = tuple(f"{labels[p]} ({seat_name(s, n)})" for s, p in enumerate(seating))
-    players = [
-        make_player(config.players[p], seed=_player_seed(config, "game", index, table, s), time_budget=config.budget)
-        for s, p in enumerate(seating)
-    ]
-    times: list[list[float]] = [[] for _ in range(n)]
-    moons = [0] * n
+    seats = _seats(config, "game", index, table, seating)
     game = Game(rules, seed=0, deals=lambda number: deal_for(config, "game", index, number), names=names)
     try:
         while not game.is_over:
@@ -331,24 +323,27 @@ def _play_game_table(config: TournamentConfig, index: int, table: int, seating: 
                     f"game {index} has not ended after {MAX_HANDS_PER_GAME} hands (totals {game.totals})"
                 )
             for seat in game.to_move:
-                view = game.view(seat)
-                move, seconds = _decide(players[seat], view, labels[seating[seat]])
-                times[seat].append(seconds)
-                finished = len(game.finished)
-                try:
-                    game.apply(move)
-                except ValueError as exc:
-                    raise _illegal(labels[seating[seat]], seat, move, exc) from None
-                if len(game.finished) > finished and game.finished[-1].shooter is not None:
-                    moons[game.finished[-1].shooter] += 1
+                seats[seat].play(game.view(seat), game.apply)
+    except SeatFaultError as exc:
+        raise _fault_stop(config, "game", index, table, exc.fault) from None
     finally:
-        for player in players:
-            _close(player)
-    dealt = game.finished[0].dealt
+        for s in seats:
+            close_player(s.player)
+    finished, zeros = game.finished, (0,) * n
+    moons = tuple(sum(h.shooter == s.seat and not s.forfeits(i) for i, h in enumerate(finished)) for s in seats)
+    faults = tuple(s.fault for s in seats if s.fault is not None)
+    totals, winners = tuple(game.totals), game.winners
+    if faults:  # the faulted seats' hands from the fault on score as forfeits, and the winners follow the totals
+        forfeit = forfeit_points(rules)
+        totals = tuple(
+            sum(forfeit if s.forfeits(i) else (h.scores or zeros)[s.seat] for i, h in enumerate(finished))
+            for s in seats
+        )
+        winners = tuple(s for s in range(n) if totals[s] == min(totals))
+    times = tuple(tuple(s.times) for s in seats)
     return TableResult(
-        "game", index, table, seating, tuple(dealt), tuple(game.totals), tuple(moons), game.winners,
-        len(game.finished), tuple(map(tuple, times)),
-    )  # fmt: skip
+        "game", index, table, seating, tuple(finished[0].dealt), totals, moons, winners, len(finished), times, faults
+    )
 
 
 def play_unit(config: TournamentConfig, unit: Unit) -> list[TableResult]:
@@ -385,10 +380,13 @@ def run_local(
     units = units_of(config)
     results: dict[Unit, list[TableResult]] = {}
     if jobs == 1 or len(units) == 1:
-        for i, unit in enumerate(units, start=1):
-            results[unit] = play_unit(config, unit)
-            if progress:
-                progress(unit, i, len(units))
+        try:
+            for i, unit in enumerate(units, start=1):
+                results[unit] = play_unit(config, unit)
+                if progress:
+                    progress(unit, i, len(units))
+        finally:
+            close_kept()  # the bots kept for every table of this tournament
     else:
         import multiprocessing
 
@@ -400,6 +398,8 @@ def run_local(
                 results[unit] = tables
                 if progress:
                     progress(unit, i, len(units))
+            pool.close()  # workers then end through their exit path, which stops their kept bots
+            pool.join()
     return _ordered(results)
 
 
@@ -424,9 +424,13 @@ def run_tournament(
     backend: str = "local",
     progress: ProgressFn | None = None,
     ray_address: str | None = None,
+    check: bool = True,
 ) -> TournamentResult:
-    """Run the whole tournament on the ``local`` processes or a ``ray`` cluster; the result is the same."""
-    check_players(config.players, config.budget)
+    """Run the whole tournament on the ``local`` processes or a ``ray`` cluster; the result is the same.
+
+    Every player is checked first (:func:`check_players`; ``check=False`` for a caller that has done it)."""
+    if check:
+        check_players(config.players, config.budget, config.rules)
     start = time.perf_counter()
     if backend == "local":
         tables = run_local(config, jobs, progress)
@@ -457,6 +461,8 @@ class PlayerFigures:
     decision_p95: float  #: 95th percentile of seconds per decision, over every decision
     decisions: int
     payoff_by_deal: list[float] = field(repr=False)
+    faults: int = 0  #: tables at which this player faulted (their hands scored as forfeits)
+    forfeited_hands: int = 0  #: hands scored as forfeits at those tables
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -472,6 +478,8 @@ class PlayerFigures:
                 "decisions": self.decisions,
             },
             "payoff_by_deal": self.payoff_by_deal,
+            "faults": self.faults,
+            "forfeited_hands": self.forfeited_hands,
         }
 
 
@@ -517,13 +525,33 @@ class TournamentResult:
                 else:
                     wins.append(_mean([1 / len(t.winners) if s in t.winners else 0.0 for t, s in seats]))
                     totals.append(_mean([t.scores[s] for t, s in seats]))
+            faulted = [(t, f) for t in self.tables for f in t.faults if f.player == p]
             out.append(
                 PlayerFigures(
                     label, mean_ci(points), mean_ci(payoff), mean_ci(made), mean_ci(allowed), mean_ci(wins),
                     mean_ci(totals), mean_ci(time_means), percentile(all_times, 95), len(all_times), payoff,
+                    len(faulted), sum(t.forfeited_hands(f) for t, f in faulted),
                 )
             )  # fmt: skip
         return out
+
+    def faults(self) -> list[dict[str, Any]]:
+        """Every fault, with where it happened (``index`` and ``table`` from 0, as in ``tables``) and the hands
+        it forfeited, in table order."""
+        labels = self.config.labels
+        n = self.config.rules.players
+        return [
+            {
+                "unit": t.kind,
+                "index": t.index,
+                "table": t.table,
+                "seat_name": seat_name(f.seat, n),
+                **f.to_dict(labels),
+                "forfeited_hands": t.forfeited_hands(f),
+            }  # fmt: skip
+            for t in self.tables
+            for f in t.faults
+        ]
 
     def ratings(self) -> tuple[str, list[dict[str, Any]]]:
         """OpenSkill (Plackett-Luce) ratings over the tournament's games, in table order.
@@ -569,6 +597,8 @@ class TournamentResult:
             "backend": self.backend,
             "players": {f.label: f.to_dict() for f in self.figures()},
             "ratings": {"model": "openskill PlackettLuce", "rated": rated, "table": ratings},
+            "forfeit_points": forfeit_points(self.config.rules),
+            "faults": self.faults(),
         }
         if include_tables:
             data["tables"] = [t.to_dict(labels) for t in self.tables]

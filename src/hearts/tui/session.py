@@ -31,6 +31,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import LEVELS, Decision, Player, make_player
+from hearts.players.registry import parse_player
 
 #: The seat the person at the keyboard holds.
 HUMAN = 0
@@ -84,7 +85,8 @@ def resolve_level(requested: str) -> tuple[str, str | None]:
     An unknown name (neither installed nor one of the project's levels) raises ``ValueError``.
     """
     key = requested.strip().lower()
-    if key.startswith("cmd:"):  # an outside bot speaking the bot protocol (docs/bot-protocol.md)
+    if key.startswith(("cmd:", "py:")) or "=" in key:  # a bot (docs/bot-protocol.md), perhaps named
+        parse_player(requested)  # a malformed one fails here, before the game starts
         return requested.strip(), None
     if key in LEVELS:
         return key, None

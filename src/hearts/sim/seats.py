@@ -1,0 +1,246 @@
+"""Who plays a tournament seat, and what happens when a player faults there.
+
+A :class:`TableSeat` asks its player for each move and checks it. A player *faults*
+when it raises (a crashed or hung ``cmd:`` bot raises
+:class:`~hearts.players.external.BotFaultError`; a ``py:`` policy may raise
+anything), answers for another seat, or makes a move the rules refuse. The fault
+is the player's, never the table's: with ``on_fault="stop"`` it is raised as
+:class:`SeatFaultError` for the tournament to stop on; with ``"forfeit"`` a
+stand-in (:data:`STAND_IN`) plays the seat's cards for the rest of that hand or
+game so that the other seats' play goes on, the faulted seat's hands are scored
+as forfeits (:func:`forfeit_points`), and none of the stand-in's moves, times or
+moons are counted as the player's.
+
+``cmd:`` bots are kept: one process per (player, seat) in each worker process for
+the whole tournament (:func:`seat_player`), told of each new game by the bot
+protocol's ``game`` message, and stopped by :func:`close_kept` (called when the
+worker ends).
+"""
+
+from __future__ import annotations
+
+import atexit
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hearts.core import ChooseMoon, Game, HandState, Move, PassCards, PlayCard, Rules, SeatView
+from hearts.players.base import Player
+from hearts.players.registry import make_player, parse_player
+
+#: What a tournament does on a fault: stop with the fault named (the default), or score forfeits and play on.
+ON_FAULT = ("stop", "forfeit")
+#: The level that finishes a faulted seat's hand or game under ``on_fault="forfeit"`` (never credited).
+STAND_IN = "medium"
+
+
+def forfeit_points(rules: Rules) -> int:
+    """A forfeited hand's score: every penalty point of the hand (26 in standard; the J♦ bonus, where the
+    rules have one, is not given), the worst a hand can score without a moon; a moon never applies.
+
+    >>> forfeit_points(Rules()), forfeit_points(Rules.preset("omnibus")), forfeit_points(Rules(players=5))
+    (26, 26, 26)
+    """
+    return rules.moon_points
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFault:
+    """A player's fault at one seat of one table: what it did, in which hand, and (bots) its stderr."""
+
+    player: int  #: the player's index in the tournament
+    seat: int
+    hand: int  #: the hand of the deal or game, from 1
+    kind: str  #: "start", "crash", "timeout", "malformed" or "illegal"
+    message: str
+    decision: int | None = None  #: the bot's decision number (``cmd:`` bots)
+    stderr_tail: tuple[str, ...] = field(default=())
+
+    def words(self) -> str:
+        """What happened, in one line (the stderr lines follow, indented)."""
+        at = f" at decision {self.decision}" if self.decision is not None else ""
+        text = f"{self.kind}{at}: {self.message}"
+        if self.stderr_tail:
+            text += "\n  bot stderr (last lines):\n" + "\n".join("    " + line for line in self.stderr_tail)
+        return text
+
+    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
+        return {
+            "player": labels[self.player],
+            "seat": self.seat,
+            "hand": self.hand,
+            "kind": self.kind,
+            "message": self.message,
+            "decision": self.decision,
+            "stderr_tail": list(self.stderr_tail),
+        }
+
+
+def apply_to_hand(hand: HandState, move: Move) -> None:
+    """Make ``move`` in a lone hand (the engine refuses an illegal one with a ``ValueError``, the hand unchanged)."""
+    if isinstance(move, PlayCard):
+        hand.play(move.card, move.seat)
+    elif isinstance(move, PassCards):
+        hand.pass_cards(move.seat, move.cards)
+    else:
+        hand.choose_moon(move.seat, move.option)
+
+
+class SeatFaultError(Exception):
+    """A fault under ``on_fault="stop"``: the tournament stops and names it."""
+
+    def __init__(self, fault: SeatFault) -> None:
+        super().__init__(fault.words())
+        self.fault = fault
+
+
+class _Failed(Exception):
+    def __init__(self, kind: str, message: str, decision: int | None = None, stderr: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.decision, self.stderr = kind, message, decision, stderr
+
+
+class TableSeat:
+    """One seat of one table: its player, the seconds of each of the player's own decisions, and its fault."""
+
+    def __init__(self, player: Player, index: int, seat: int, seed: int, on_fault: str, first_hand: int = 0) -> None:
+        self.player = player
+        self.first_hand = first_hand  #: the engine's number of the table's first hand (a lone deal's is its index)
+        self.index = index
+        self.seat = seat
+        self.seed = seed
+        self.on_fault = on_fault
+        self.times: list[float] = []
+        self.fault: SeatFault | None = None
+        self.stand_in: Player | None = None
+
+    def play(self, view: SeatView, apply: Callable[[Move], object]) -> None:
+        """Decide ``view``'s move and ``apply`` it (which raises ``ValueError`` on an illegal move)."""
+        if self.stand_in is None:
+            start = time.perf_counter()
+            try:
+                move = self._move(view)
+                seconds = time.perf_counter() - start
+                try:
+                    apply(move)
+                except ValueError as exc:
+                    raise _Failed("illegal", f"{exc}") from None
+            except _Failed as failed:
+                self._faulted(view, failed)
+            else:
+                self.times.append(seconds)
+                return
+        assert self.stand_in is not None
+        apply(self.stand_in.decide(view).move)  # our own player: an error here is a bug, raised as such
+
+    def _move(self, view: SeatView) -> Move:
+        from hearts.players.external import BotFaultError
+
+        try:
+            move = self.player.decide(view).move
+        except BotFaultError as exc:
+            f = exc.fault
+            raise _Failed(f.kind, f.message, f.decision, f.stderr_tail) from None
+        except Exception as exc:  # noqa: BLE001 - whatever a player raises is its fault, named below
+            raise _Failed("crash", f"{type(exc).__name__}: {exc}") from None
+        if not isinstance(move, (PlayCard, PassCards, ChooseMoon)):
+            raise _Failed("malformed", f"answered {move!r}, not a move")
+        if move.seat != view.seat:
+            raise _Failed("illegal", f"answered for seat {move.seat}, not its own seat {view.seat}")
+        return move
+
+    def _faulted(self, view: SeatView, failed: _Failed) -> None:
+        self.fault = SeatFault(
+            self.index,
+            self.seat,
+            view.hand_number - self.first_hand + 1,
+            failed.kind,
+            failed.message,
+            failed.decision,
+            failed.stderr,
+        )
+        if self.on_fault == "stop":
+            raise SeatFaultError(self.fault)
+        self.stand_in = make_player(STAND_IN, seed=self.seed)
+
+    def forfeits(self, hand: int) -> bool:
+        """Whether this seat's hand ``hand`` (0-based) is scored as a forfeit: it faulted in it or before."""
+        return self.fault is not None and hand >= self.fault.hand - 1
+
+
+class PlayerCheckError(ValueError):
+    """A player that cannot play at all (an unknown level, a bot that cannot start or answer): found before any work."""
+
+
+def check_players(specs: Iterable[str], budget: float | None = None, rules: Rules | None = None) -> None:
+    """Make each distinct player once, so that an unknown level fails before any work starts; with ``rules``,
+    ask each ``cmd:`` and ``py:`` player for one move (the first decision of a game under those rules), so
+    that a bot that cannot start or answer fails here too. Raises :class:`PlayerCheckError` naming it."""
+    for spec in dict.fromkeys(specs):
+        try:
+            parsed = parse_player(spec)
+            options = {"on_fault": "raise"} if parsed.kind == "cmd" else {}
+            player = make_player(parsed, seed=0, time_budget=budget, **options)
+        except Exception as exc:  # noqa: BLE001 - a py: factory may raise anything: name it and stop
+            raise PlayerCheckError(f"{spec}: {exc}" if spec not in str(exc) else str(exc)) from None
+        try:
+            if rules is not None and parsed.kind != "level":
+                game = Game(rules, seed=0)
+                seat = TableSeat(player, 0, game.to_move[0], 0, "stop")
+                try:
+                    seat.play(game.view(game.to_move[0]), game.apply)
+                except SeatFaultError as exc:
+                    raise PlayerCheckError(
+                        f"{parsed.label} cannot play: {exc.fault.words()} (asked for its first move before the "
+                        "tournament, as a check)"
+                    ) from None
+        finally:
+            close_player(player)
+
+
+def close_player(player: Player) -> None:
+    # External players (``cmd:``) hold a process; close whatever offers it, unless it is kept for later tables.
+    close = getattr(player, "close", None)
+    if callable(close) and not is_kept(player):
+        close()
+
+
+# -- bot processes kept for the whole tournament ------------------------------------------------------------
+
+_KEPT: dict[tuple[str, float | None, int, int], Player] = {}
+_CLEANUP: list[bool] = []
+
+
+def seat_player(spec: str, index: int, seat: int, seed: int, budget: float | None) -> Player:
+    """The player for player ``index``'s ``spec`` in ``seat`` of a new table. A ``cmd:`` bot is kept: the
+    same process plays this seat for this player at every table this worker plays, told of each new game."""
+    parsed = parse_player(spec)
+    if parsed.kind != "cmd":
+        return make_player(parsed, seed=seed, time_budget=budget)
+    key = (spec, budget, index, seat)
+    bot = _KEPT.get(key)
+    if bot is None:
+        if not _CLEANUP:
+            from multiprocessing import util
+
+            # A worker process ends through multiprocessing's exit path (finalizers), this one through atexit.
+            util.Finalize(None, close_kept, exitpriority=10)
+            atexit.register(close_kept)
+            _CLEANUP.append(True)
+        bot = _KEPT[key] = make_player(parsed, seed=seed, time_budget=budget, on_fault="raise")
+    bot.new_game()  # type: ignore[attr-defined]
+    return bot
+
+
+def is_kept(player: Player) -> bool:
+    """True for a player :func:`close_kept` stops (so a table must not close it)."""
+    return any(player is kept for kept in _KEPT.values())
+
+
+def close_kept() -> None:
+    """Say bye to every kept bot and stop it."""
+    kept = list(_KEPT.values())
+    _KEPT.clear()
+    for bot in kept:
+        bot.close()  # type: ignore[attr-defined]
