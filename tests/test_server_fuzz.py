@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from tests.test_server import Seat, choose
 
-from hearts.core import loads
+from hearts.core import PUBLIC_FIELDS, SeatView, loads
+from hearts.core.view import NO_SEAT
 from hearts.server.app import create_app
 from hearts.server.messages import CLIENT_TYPES, MAX_DEPTH, MAX_MESSAGE_BYTES
 
@@ -396,3 +397,17 @@ def test_a_name_no_response_could_carry_is_refused(client: TestClient) -> None:
     body = '{"seats": [{"kind": "human", "name": "\\ud800"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}'
     r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 422 and "surrogate" in r.text
+
+
+def test_spectators_get_the_public_view_whatever_a_seat_view_holds(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A field added to SeatView reaches its seat, never a spectator: the server sends spectators the
+    core's allow-listed PublicView, not a seat's view with fields removed."""
+    leaky = SeatView.to_dict
+    monkeypatch.setattr(SeatView, "to_dict", lambda self: {**leaky(self), "secret": "every hand"})
+    table = _new_table(client, preset="no-passing", seed=6)
+    with client.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+        assert ws.receive_json()["view"]["secret"] == "every hand"
+    with client.websocket_connect(f"/ws/{table['watch_token']}") as ws:
+        view = ws.receive_json()["view"]
+    assert "secret" not in view and set(view) == set(PUBLIC_FIELDS) | set(NO_SEAT)
+    assert view["hand"] == [] and view["seat"] is None and sum(view["hand_sizes"]) == 52
