@@ -347,7 +347,7 @@ def test_hostile_clients_never_reach_a_traceback_and_the_table_plays_on(client: 
         ('{"type":"fill","level":true}', "not true"),
         ('{"type":"fill","level":{"a":1}}', "'level' of a fill message"),
         ('{"type":"play"}', "a play message needs 'card'"),
-        ('{"type":"play","card":"2C","crad":"2C"}', "a play message has no field \"crad\" (its fields are seq, seat, type, card)"),
+        ('{"type":"play","card":"2C","crad":"2C"}', "a play message has no field \"crad\" (its fields are type, card, seq, seat)"),
         ('{"type":"play","card":"2C","seq":-1}', "'seq' of a play message must be a whole number, 0 or more"),
         ('{"type":"play","card":"2C","seq":99999999999999999999999}', "'seq' of a play message must be a whole number, 0 or more: the seq of the view you answer, not a number that large"),
         ('{"type":"play","card":"2C","seq":1.0}', "'seq'"),

@@ -173,7 +173,7 @@ def _explain(kind: str, model: type[_Message], exc: ValidationError) -> str:
     if problem["type"] == "missing":
         return f"a {kind} message needs '{name}': {wanted}"
     if problem["type"] == "extra_forbidden":
-        known = ", ".join(model.model_fields)
+        known = ", ".join(sorted(model.model_fields, key=lambda f: (f != "type", f in ("seq", "seat"))))
         return f"a {kind} message has no field {_shown(name)} (its fields are {known})"
     given = problem.get("input")
     where = f" (item {int(loc[1]) + 1})" if len(loc) > 1 and isinstance(loc[1], int) else ""
