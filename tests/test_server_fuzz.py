@@ -131,7 +131,7 @@ def hostile_text(draw: st.DrawFn) -> str:
 
 
 HTTP_SEGMENT = st.sampled_from(["x", "0", "-1", "99999999999999999999", "-99999999999999999999", "1e9", "%00", "..", "a" * 300]) | st.text(
-    alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FFF, exclude_characters="/?#%"), min_size=1, max_size=12
+    alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FFF, exclude_characters="/?#%\x7f", exclude_categories=("Cc", "Cs")), min_size=1, max_size=12
 )
 HTTP_NUMBER = st.sampled_from(
     ["99999999999999999999", "-99999999999999999999", "9223372036854775808", "1", "0", "-1", "2", "1.5", "nan", "", "0x10", "1e3"]
@@ -145,7 +145,7 @@ def table_body(draw: st.DrawFn) -> Any:
     for name in draw(st.lists(st.sampled_from(["preset", "rules", "seats", "options", "seed", "junk"]), max_size=3, unique=True)):
         if name == "rules":
             key = draw(st.sampled_from(["players", "target", "pass_cycle", "pass_count", "bonus_card", "moon", "opening", "x"]))
-            body["rules"] = {key: draw(JSON_VALUES | HUGE)}
+            body["rules"] = {key: draw(JSON_VALUES | HUGE | st.lists(st.sampled_from(["left", "hold", "up", "QS", ""]), max_size=3) | st.sampled_from(["standard", "up", "10D", "1Z"]))}
         elif name == "options":
             key = draw(st.sampled_from(["pause", "think", "standin_after", "standin_level", "x"]))
             body["options"] = {key: draw(JSON_VALUES | HUGE)}
@@ -244,7 +244,7 @@ def _fuzz_websocket(fuzzed: Fuzzed, data: st.DataObject) -> None:
         if kind == "advance":
             assert any(m["type"] == "update" for m in got), got
     else:  # a link no table has, or one far too long
-        token = data.draw(st.sampled_from(["nope", "a" * 65, fuzzed.other["watch_token"][:-1]]) | HTTP_SEGMENT)
+        token = data.draw(st.sampled_from(["nope", "a" * 65, fuzzed.other["watch_token"][:-1]]) | HTTP_SEGMENT.filter(lambda t: t.strip(".")))
         with fuzzed.connect(token) as ws:
             m = ws.receive_json()
             if m["type"] == "welcome":  # a generated text that is a real link: astronomically unlikely
@@ -277,6 +277,9 @@ def _fuzz_http(fuzzed: Fuzzed, data: st.DataObject) -> None:
         r = c.post(f"/api/tables/{tid}/fill", json={"token": token, "level": data.draw(JSON_VALUES | st.just("random"))})
         assert r.status_code in (403, 422), r.text
     assert r.status_code < 500, (kind, r.status_code, r.text[:200])
+    if r.status_code >= 400:  # the error names the input in plain words: no internal names, no traceback
+        for words in ("Traceback", "object has no attribute", "unhashable", "PassDirection", "MoonScoring", "OpeningLead", "TieRule", "NoneType"):
+            assert words not in r.text, (kind, r.text[:300])
 
 
 def _flood(fuzzed: Fuzzed, token: str, message: dict[str, Any], count: int) -> None:
@@ -411,3 +414,18 @@ def test_spectators_get_the_public_view_whatever_a_seat_view_holds(client: TestC
         view = ws.receive_json()["view"]
     assert "secret" not in view and set(view) == set(PUBLIC_FIELDS) | set(NO_SEAT)
     assert view["hand"] == [] and view["seat"] is None and sum(view["hand_sizes"]) == 52
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ({"rules": {"pass_cycle": ["left", "up"]}}, "unknown direction 'up': choose from left, right, across, hold"),
+        ({"options": {"standin_level": [1]}}, "table option 'standin_level' must be one of"),
+        ({"seed": 2**64}, "seed"),
+        ({"preset": "x" * 100}, "preset"),
+    ],
+)
+def test_bad_table_options_are_named_not_thrown(client: TestClient, extra: dict[str, Any], words: str) -> None:
+    r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, **extra})
+    assert r.status_code == 422 and words in r.text, r.text
+    assert "PassDirection" not in r.text and "unhashable" not in r.text
