@@ -26,6 +26,7 @@ from tests.test_server import Seat, choose
 from hearts.core import PUBLIC_FIELDS, SeatView, loads
 from hearts.core.view import NO_SEAT
 from hearts.server.app import create_app
+from hearts.server.bodies import MAX_BODY_BYTES
 from hearts.server.messages import CLIENT_TYPES, MAX_DEPTH, MAX_MESSAGE_BYTES
 
 #: Loggers whose errors mean the server threw on client input.
@@ -429,3 +430,12 @@ def test_bad_table_options_are_named_not_thrown(client: TestClient, extra: dict[
     r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, **extra})
     assert r.status_code == 422 and words in r.text, r.text
     assert "PassDirection" not in r.text and "unhashable" not in r.text
+
+
+def test_a_request_body_past_the_limit_is_refused_before_it_is_read(client: TestClient) -> None:
+    big = b'{"seats": [' + b" " * MAX_BODY_BYTES + b"]}"
+    r = client.post("/api/tables", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "request body too large" in r.json()["detail"]
+    chunked = client.post("/api/tables", content=iter([b" " * 1024] * 65), headers={"content-type": "application/json"})
+    assert chunked.status_code == 413 and "request body too large" in chunked.json()["detail"]
+    assert client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).status_code == 200

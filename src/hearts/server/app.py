@@ -24,6 +24,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
+from hearts.server.bodies import BodyLimit
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
@@ -202,6 +203,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
     )
     app.state.manager = manager
     app.state.storage = storage
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> Response:
