@@ -439,3 +439,50 @@ def test_a_request_body_past_the_limit_is_refused_before_it_is_read(client: Test
     chunked = client.post("/api/tables", content=iter([b" " * 1024] * 65), headers={"content-type": "application/json"})
     assert chunked.status_code == 413 and "request body too large" in chunked.json()["detail"]
     assert client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).status_code == 200
+
+
+def test_a_flood_at_a_real_server_gets_its_answers_then_a_close_frame(tmp_path: Path, server_errors: Collect) -> None:
+    """Through uvicorn and a real websocket client (not the TestClient): a connection flooding pings,
+    or messages nested too deep, gets the answers to what it sent before the limit, then close 1008
+    with its reason, never a dropped socket."""
+    import asyncio
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+    import websockets
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{tmp_path / 'flood.db'}", pause=0), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        table = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"seats": [{"kind": "human"}] * 4}).json()
+
+        async def flood(text: str) -> tuple[dict[str, int], Any]:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{table['seats'][0]['token']}") as ws:
+                for _ in range(1000):
+                    await ws.send(text)
+                kinds: dict[str, int] = {}
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    while True:
+                        kind = json.loads(await ws.recv())["type"]
+                        kinds[kind] = kinds.get(kind, 0) + 1
+                return kinds, closed.value.rcvd
+
+        for text, answer in (('{"type":"ping"}', "pong"), ("[" * 2000 + "]" * 2000, "error")):
+            kinds, frame = asyncio.run(flood(text))
+            assert frame is not None and frame.code == 1008 and "too many messages" in frame.reason, frame
+            assert kinds[answer] >= 200 and kinds["error"] > 50, kinds
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    assert_no_server_errors(server_errors)
