@@ -383,7 +383,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
                 try:
                     message = parse_message(text)
                 except ProtocolError as exc:
-                    conn.send(error(str(exc), None))
+                    conn.send(error(str(exc), exc.about))
                     continue
                 try:
                     problem = await table.handle(conn, message)

@@ -37,7 +37,12 @@ MAX_SEAT = 5
 
 
 class ProtocolError(ValueError):
-    """A client message that is not well-formed: the text says what was wrong."""
+    """A client message that is not well-formed: the text says what was wrong; ``about`` is the
+    message's type when it was one of the protocol's (None when it could not be read that far)."""
+
+    def __init__(self, message: str, about: str | None = None) -> None:
+        super().__init__(message)
+        self.about = about
 
 
 class _Message(BaseModel):
@@ -160,7 +165,7 @@ def parse_message(text: str) -> ClientMessage:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ProtocolError(_explain(kind, model, exc)) from None
+        raise ProtocolError(_explain(kind, model, exc), kind) from None
 
 
 def _explain(kind: str, model: type[_Message], exc: ValidationError) -> str:
