@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, Card, CardSet, cards_of
 from hearts.core.errors import IllegalMoveError
@@ -107,51 +107,12 @@ class PublicView:
         names: Sequence[str] | None = None,
         winners: tuple[int, ...] = (),
     ) -> PublicView:
-        n = hand.players
-        return cls(
-            rules=hand.rules,
-            names=tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n)),
-            hand_number=hand.number,
-            phase=Phase.GAME_OVER if winners else hand.phase,
-            direction=hand.direction,
-            has_passed=tuple(p is not None for p in hand.passed),
-            tricks=tuple(hand.tricks),
-            trick=Trick(hand.leader, tuple(hand.trick)),
-            to_move=() if winners else hand.to_move,
-            hearts_broken=hand.hearts_broken,
-            points=tuple(hand.points),
-            totals=tuple(totals) if totals is not None else (0,) * n,
-            hand_sizes=tuple(h.bit_count() for h in hand.hands),
-            scores=hand.scores,
-            shooter=hand.shooter if hand.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE) else None,
-            winners=winners,
-        )
-
-    def public_dict(self) -> dict[str, object]:
-        """The allow-listed fields as JSON-ready data (the part of every view that is the same for all)."""
-        return {
-            "rules": self.rules.to_dict(),
-            "names": list(self.names),
-            "hand_number": self.hand_number + 1,
-            "phase": self.phase.value,
-            "direction": self.direction.value,
-            "has_passed": list(self.has_passed),
-            "tricks": [_trick_dict(t) for t in self.tricks],
-            "trick": _trick_dict(self.trick),
-            "to_move": list(self.to_move),
-            "hearts_broken": self.hearts_broken,
-            "points": list(self.points),
-            "totals": list(self.totals),
-            "hand_sizes": list(self.hand_sizes),
-            "scores": None if self.scores is None else list(self.scores),
-            "shooter": self.shooter,
-            "winners": list(self.winners),
-        }
+        return cls(**_public_fields(hand, totals, names, winners))
 
     def to_dict(self) -> dict[str, object]:
         """The view as JSON-ready data, in the shape of :meth:`SeatView.to_dict` with the seat's own
         fields set to :data:`NO_SEAT`: what the server sends spectators."""
-        return {**NO_SEAT, **self.public_dict()}
+        return {**NO_SEAT, **_public_dict(self)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +158,6 @@ class SeatView:
         n = hand.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise IllegalMoveError(f"no seat {seat!r} at a table of {n}")
-        public = PublicView.of_hand(hand, totals, names, winners)
         holding = hand.direction is PassDirection.HOLD
         own_pass = hand.passed[seat]
         all_passed = all(p is not None for p in hand.passed)
@@ -205,7 +165,7 @@ class SeatView:
         received = hand.passed[source] if all_passed and not holding else None
         my_turn = hand.phase is Phase.PLAY and hand.turn == seat and not winners
         return cls(
-            **{name: getattr(public, name) for name in PUBLIC_FIELDS},
+            **_public_fields(hand, totals, names, winners),
             seat=seat,
             hand=CardSet(hand.hands[seat]),
             passed=None if own_pass is None or holding else CardSet(own_pass),
@@ -329,7 +289,7 @@ class SeatView:
             return None if x is None else x.names()
 
         return {
-            **self.public().public_dict(),
+            **_public_dict(self),
             "seat": self.seat,
             "hand": self.hand.names(),
             "passed": cs(self.passed),
@@ -349,6 +309,55 @@ class SeatView:
             f"points: {list(self.points)}  totals: {list(self.totals)}",
         ]
         return "\n".join(lines)
+
+
+def _public_fields(
+    hand: HandState, totals: Sequence[int] | None, names: Sequence[str] | None, winners: tuple[int, ...]
+) -> dict[str, Any]:
+    """The public fields of a view of ``hand``, by name: one computation for the public view and the
+    seat view alike."""
+    n = hand.players
+    return {
+        "rules": hand.rules,
+        "names": tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n)),
+        "hand_number": hand.number,
+        "phase": Phase.GAME_OVER if winners else hand.phase,
+        "direction": hand.direction,
+        "has_passed": tuple(p is not None for p in hand.passed),
+        "tricks": tuple(hand.tricks),
+        "trick": Trick(hand.leader, tuple(hand.trick)),
+        "to_move": () if winners else hand.to_move,
+        "hearts_broken": hand.hearts_broken,
+        "points": tuple(hand.points),
+        "totals": tuple(totals) if totals is not None else (0,) * n,
+        "hand_sizes": tuple(h.bit_count() for h in hand.hands),
+        "scores": hand.scores,
+        "shooter": hand.shooter if hand.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE) else None,
+        "winners": winners,
+    }
+
+
+def _public_dict(view: PublicView | SeatView) -> dict[str, object]:
+    """The allow-listed fields of a view as JSON-ready data (the part of every view that is the same
+    for all): one writer for the public view and the seat view alike."""
+    return {
+        "rules": view.rules.to_dict(),
+        "names": list(view.names),
+        "hand_number": view.hand_number + 1,
+        "phase": view.phase.value,
+        "direction": view.direction.value,
+        "has_passed": list(view.has_passed),
+        "tricks": [_trick_dict(t) for t in view.tricks],
+        "trick": _trick_dict(view.trick),
+        "to_move": list(view.to_move),
+        "hearts_broken": view.hearts_broken,
+        "points": list(view.points),
+        "totals": list(view.totals),
+        "hand_sizes": list(view.hand_sizes),
+        "scores": None if view.scores is None else list(view.scores),
+        "shooter": view.shooter,
+        "winners": list(view.winners),
+    }
 
 
 def cards_text(mask: int) -> str:
