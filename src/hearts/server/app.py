@@ -155,19 +155,24 @@ class Connection:
             return
         self.closing = True
         self.close_code, self.close_reason = code, reason
-        if self.queue.full():  # it is not reading: what is queued would never get through
-            while not self.queue.empty():
-                self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        if not self.queue.full():
+            self.queue.put_nowait(None)  # the pump sends what is queued, then the close frame
+        else:  # it is not reading: what is queued would never get through, so close at once
+            self.task.cancel()
+            self.task = asyncio.get_running_loop().create_task(self._close())
 
     async def _pump(self) -> None:
         with contextlib.suppress(Exception):  # the client is gone: nothing more can reach it
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    await self.ws.close(self.close_code, self.close_reason)
-                    return
+                    break
                 await self.ws.send_text(text)
+        await self._close()
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(self.close_code, self.close_reason)
 
     async def finish(self, disconnected: bool) -> None:
         """Let queued messages and the close frame go out (unless the client already left), then stop."""
