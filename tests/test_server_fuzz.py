@@ -27,7 +27,15 @@ from hearts.core import PUBLIC_FIELDS, SeatView, loads
 from hearts.core.view import NO_SEAT
 from hearts.server.app import create_app
 from hearts.server.bodies import MAX_BODY_BYTES
-from hearts.server.messages import CLIENT_TYPES, MAX_DEPTH, MAX_MESSAGE_BYTES, too_deep
+from hearts.server.messages import (
+    CLIENT_TYPES,
+    MAX_DEPTH,
+    MAX_MESSAGE_BYTES,
+    MESSAGES,
+    ProtocolError,
+    parse_message,
+    too_deep,
+)
 
 #: Loggers whose errors mean the server threw on client input.
 SERVER_LOGGERS = ("hearts", "uvicorn", "uvicorn.error", "starlette", "fastapi")
@@ -488,3 +496,20 @@ def test_a_flood_at_a_real_server_gets_its_answers_then_a_close_frame(tmp_path: 
         server.should_exit = True
         thread.join(10)
     assert_no_server_errors(server_errors)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(st.one_of(hostile_text(), st.text(max_size=60), JSON_VALUES.map(json.dumps), hostile_fields().map(json.dumps)))
+def test_parsing_any_text_gives_a_checked_message_or_a_protocol_error(text: str) -> None:
+    """Whatever the text, parse_message answers with a checked message or a ProtocolError whose text
+    is one short line of plain words: never another exception."""
+    try:
+        message = parse_message(text)
+    except ProtocolError as exc:
+        words = str(exc)
+        assert words and "\n" not in words and len(words) < 400 and "Traceback" not in words
+        words.encode("utf-8")  # sendable as a frame: no unpaired surrogate quoted back
+        assert "pydantic" not in words and "validation error" not in words.lower()
+        return
+    assert message.type in CLIENT_TYPES
+    assert type(message) is MESSAGES[message.type]
