@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.conftest import hand_from, play_cards
 from tests.test_game import moon_deal
 from tests.test_play_rules import DEAL_BREAK
 
 from hearts.core import (
+    PUBLIC_FIELDS,
     CardParseError,
     CardSet,
     Game,
@@ -22,10 +26,12 @@ from hearts.core import (
     Phase,
     Rules,
     SeatView,
+    Trick,
     event_to_dict,
     visible_to,
 )
 from hearts.core.cards import Card
+from hearts.core.view import NO_SEAT
 
 VARIANTS = [
     Rules(),
@@ -275,9 +281,6 @@ def test_hand_view_without_a_game() -> None:
 
 # -- SeatView.from_dict: the exact inverse of to_dict ------------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 from hearts.core.rules import PRESETS  # noqa: E402
 
 
@@ -332,3 +335,59 @@ def test_a_malformed_view_dict_is_refused_naming_the_field(change: Callable[[dic
         SeatView.from_dict(data)
     with pytest.raises(ValueError, match="JSON object"):
         SeatView.from_dict([1, 2])
+
+# -- the public view: what a spectator is sent -------------------------------------------------
+
+
+def played_mask(game: Game) -> int:
+    """Every card played so far this hand, the trick in progress included: public."""
+    mask = 0
+    for t in (*game.hand.tricks, Trick(game.hand.leader, tuple(game.hand.trick))):
+        for c in t.cards:
+            mask |= 1 << c
+    return mask
+
+
+def check_public_view(game: Game) -> None:
+    view = game.public_view()
+    assert tuple(f.name for f in dataclasses.fields(view)) == PUBLIC_FIELDS
+    data = view.to_dict()
+    json.dumps(data)
+    assert set(data) == set(PUBLIC_FIELDS) | set(NO_SEAT)
+    assert {k: data[k] for k in NO_SEAT} == NO_SEAT
+    del data["rules"]  # the rules name removed and bonus cards: public
+    seen = 0
+    for card in cards_in(data):
+        seen |= 1 << card
+    unplayed = 0
+    for held in game.hand.hands:
+        unplayed |= held
+    assert not seen & unplayed, f"the public view names {CardSet(seen & unplayed)}, still in a hand"
+    assert seen & ~played_mask(game) == 0
+    for seat in range(game.rules.players):  # every seat's view agrees with it on every public field
+        assert game.view(seat).public() == view
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(rules=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1))
+def test_the_public_view_names_no_card_still_in_a_hand(rules: Rules, seed: int) -> None:
+    """Hidden information: at every step of random games the public view (what spectators get)
+    names only cards already played, and holds exactly the allow-listed fields."""
+    walk(Game(rules.replace(target=40), seed=seed), random.Random(seed), check_public_view, max_hands=1)
+
+
+def test_a_new_private_field_of_a_seat_view_never_reaches_the_public_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hidden information: the public view is built from its allow-list, not by emptying a seat's view,
+    so whatever a seat's view gains stays out of it."""
+    game = Game(Rules(), seed=4)
+    leaky = SeatView.to_dict
+
+    def with_secret(self: SeatView) -> dict[str, object]:
+        return {**leaky(self), "west_hand": CardSet(game.hand.hands[1]).names()}
+
+    monkeypatch.setattr(SeatView, "to_dict", with_secret)
+    assert "west_hand" in game.view(0).to_dict()
+    public = game.public_view().to_dict()
+    assert "west_hand" not in public and not list(cards_in({k: v for k, v in public.items() if k != "rules"}))
+    # and a field that is not on the allow-list is not in the public view's fields either
+    assert {"hand", "passed", "received", "legal", "moon_options"}.isdisjoint(PUBLIC_FIELDS)

@@ -52,7 +52,7 @@ from hearts.core.rules import (
     TieRule,
     pass_cycle_named,
 )
-from hearts.core.view import SeatView
+from hearts.core.view import PUBLIC_FIELDS, PublicView, SeatView
 
 __all__ = [
     "CARDS", "JACK_OF_DIAMONDS", "QUEEN_OF_SPADES", "TEN_OF_DIAMONDS", "TWO_OF_CLUBS", "Card", "CardSet",
@@ -62,5 +62,5 @@ __all__ = [
     "visible_to", "Game", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
     "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
-    "pass_cycle_named", "SeatView",
+    "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS",
 ]  # fmt: skip

@@ -215,8 +215,14 @@ class Game:
 
         return SeatView.of(self, seat)
 
+    def public_view(self) -> PublicView:
+        """What anyone may see of the game, a spectator included (no card of any hand)."""
+        from hearts.core.view import PublicView
+
+        return PublicView.of(self)
+
     def __repr__(self) -> str:
         return f"<Game hand={self.hand.number} {self.phase.value} totals={self.totals}>"
 
 
-from hearts.core.view import SeatView  # noqa: E402  (view needs HandState; Game.view returns SeatView)
+from hearts.core.view import PublicView, SeatView  # noqa: E402  (view needs HandState; Game.view returns SeatView)

@@ -168,10 +168,7 @@ class Rules:
             raw_cycle = pass_cycle_named(raw_cycle, n)
         elif raw_cycle is None:
             raw_cycle = pass_cycle_named("standard", n)
-        try:
-            cycle = tuple(PassDirection(d) if not isinstance(d, PassDirection) else d for d in raw_cycle)
-        except (ValueError, TypeError) as exc:
-            raise RulesError(f"pass cycle: {exc}") from None
+        cycle = tuple(_direction(d) for d in _iterable(raw_cycle, "pass cycle"))
         if not cycle:
             raise RulesError("the pass cycle is empty: use ('hold',) for no passing")
         if n % 2 and A in cycle:
@@ -325,7 +322,7 @@ class Rules:
                 if isinstance(cycle, str):
                     options["pass_cycle"] = pass_cycle_named(cycle, options.get("players", 4))
                 else:
-                    options["pass_cycle"] = tuple(PassDirection(d) for d in _strings(cycle, "pass_cycle"))
+                    options["pass_cycle"] = tuple(_strings(cycle, "pass_cycle"))  # each direction checked by Rules
             if options.get("bonus_card") is not None:
                 options["bonus_card"] = Card.parse(options["bonus_card"])
         except (CardParseError, ValueError) as exc:
@@ -358,6 +355,23 @@ class Rules:
             ("target", f"game ends when a total reaches {self.target}"),
             ("ties", "tied lowest seats share the win" if self.ties is TieRule.SHARE else "play more hands until one seat is lowest"),
         ]
+
+
+def _iterable(value: object, name: str) -> Iterable[Any]:
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise RulesError(f"{name}: {value!r} is not a list of directions"[:200])
+    return value
+
+
+def _direction(value: object) -> PassDirection:
+    """A pass direction from itself or its name; raise naming the choices."""
+    if isinstance(value, PassDirection):
+        return value
+    for d in PassDirection:
+        if value == d.value:
+            return d
+    choices = ", ".join(d.value for d in PassDirection)
+    raise RulesError(f"pass cycle: unknown direction {value!r}: choose from {choices}"[:200])
 
 
 def _strings(value: object, name: str) -> Iterable[str]:

@@ -5,6 +5,10 @@ every seat has passed) what it received, every card played so far in order
 with who played it and who won each trick, the points each seat has taken,
 the totals and whether hearts are broken. It holds no other seat's cards and
 no other seat's pass.
+
+A :class:`PublicView` is what anyone may see, a spectator included: it is built field by field from
+:data:`PUBLIC_FIELDS` (an allow-list), never by emptying a seat's view, so a private field added to
+:class:`SeatView` can never reach a spectator by accident.
 """
 
 from __future__ import annotations
@@ -21,6 +25,95 @@ from hearts.core.rules import MoonOption, PassDirection, Rules
 
 if TYPE_CHECKING:
     from hearts.core.game import Game
+
+
+#: The fields of the public view: everything here may be shown to anyone at any time. A field is
+#: public only by being listed; :class:`PublicView` holds exactly these.
+PUBLIC_FIELDS = (
+    "rules",
+    "names",
+    "hand_number",
+    "phase",
+    "direction",
+    "has_passed",
+    "tricks",
+    "trick",
+    "to_move",
+    "hearts_broken",
+    "points",
+    "totals",
+    "hand_sizes",
+    "scores",
+    "shooter",
+    "winners",
+)
+
+#: What a public view's JSON says for the fields only a seat has: constants (the view belongs to no
+#: seat, holds no cards and owes no decision), so every client reads one shape of view.
+NO_SEAT: dict[str, object] = {
+    "seat": None,
+    "hand": [],
+    "passed": None,
+    "pass_to": None,
+    "received": None,
+    "pass_from": None,
+    "legal": [],
+    "moon_options": [],
+}
+
+
+def _trick_dict(t: Trick) -> dict[str, object]:
+    return {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What anyone may see of a game, a spectator included: the play so far, who has passed (not
+    what), card counts, points and totals. No card of any hand, no pass, no seat's options.
+
+    >>> from hearts.core import Game, Rules
+    >>> view = Game(Rules.preset("no-passing"), seed=1).public_view()
+    >>> view.hand_sizes, view.to_move
+    ((13, 13, 13, 13), (1,))
+    >>> view.to_dict()["hand"]
+    []
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    hand_number: int
+    phase: Phase
+    direction: PassDirection
+    has_passed: tuple[bool, ...]  #: which seats have chosen their pass (not what they chose)
+    tricks: tuple[Trick, ...]  #: completed tricks of this hand
+    trick: Trick  #: the trick in progress (winner None)
+    to_move: tuple[int, ...]
+    hearts_broken: bool
+    points: tuple[int, ...]  #: penalty points each seat has taken this hand
+    totals: tuple[int, ...]  #: running totals before this hand's score
+    hand_sizes: tuple[int, ...]  #: how many cards each seat holds
+    scores: tuple[int, ...] | None  #: this hand's scores once it is over
+    shooter: int | None  #: who shot the moon, once the hand's tricks are all played
+    winners: tuple[int, ...]  #: the game's winners once it is over
+
+    @classmethod
+    def of(cls, game: Game) -> PublicView:
+        return cls.of_hand(game.hand, game.totals, game.names, game.winners)
+
+    @classmethod
+    def of_hand(
+        cls,
+        hand: HandState,
+        totals: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        winners: tuple[int, ...] = (),
+    ) -> PublicView:
+        return cls(**_public_fields(hand, totals, names, winners))
+
+    def to_dict(self) -> dict[str, object]:
+        """The view as JSON-ready data, in the shape of :meth:`SeatView.to_dict` with the seat's own
+        fields set to :data:`NO_SEAT`: what the server sends spectators."""
+        return {**NO_SEAT, **_public_dict(self)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,31 +166,20 @@ class SeatView:
         received = hand.passed[source] if all_passed and not holding else None
         my_turn = hand.phase is Phase.PLAY and hand.turn == seat and not winners
         return cls(
-            rules=hand.rules,
+            **_public_fields(hand, totals, names, winners),
             seat=seat,
-            names=tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n)),
-            hand_number=hand.number,
-            phase=Phase.GAME_OVER if winners else hand.phase,
-            direction=hand.direction,
             hand=CardSet(hand.hands[seat]),
             passed=None if own_pass is None or holding else CardSet(own_pass),
             pass_to=None if holding else hand.pass_target(seat),
             received=None if received is None else CardSet(received),
             pass_from=None if holding else source,
-            has_passed=tuple(p is not None for p in hand.passed),
-            tricks=tuple(hand.tricks),
-            trick=Trick(hand.leader, tuple(hand.trick)),
-            to_move=() if winners else hand.to_move,
             legal=tuple(hand.legal_plays()) if my_turn else (),
             moon_options=tuple(MoonOption) if hand.phase is Phase.MOON_CHOICE and hand.shooter == seat else (),
-            hearts_broken=hand.hearts_broken,
-            points=tuple(hand.points),
-            totals=tuple(totals) if totals is not None else (0,) * n,
-            hand_sizes=tuple(h.bit_count() for h in hand.hands),
-            scores=hand.scores,
-            shooter=hand.shooter if hand.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE) else None,
-            winners=winners,
         )
+
+    def public(self) -> PublicView:
+        """The part of this view anyone may see."""
+        return PublicView(**{name: getattr(self, name) for name in PUBLIC_FIELDS})
 
     # -- what follows from what the seat has seen -----------------------------------
 
@@ -207,34 +289,16 @@ class SeatView:
         def cs(x: CardSet | None) -> list[str] | None:
             return None if x is None else x.names()
 
-        def trick(t: Trick) -> dict[str, object]:
-            return {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-
         return {
-            "rules": self.rules.to_dict(),
+            **_public_dict(self),
             "seat": self.seat,
-            "names": list(self.names),
-            "hand_number": self.hand_number + 1,
-            "phase": self.phase.value,
-            "direction": self.direction.value,
             "hand": self.hand.names(),
             "passed": cs(self.passed),
             "pass_to": self.pass_to,
             "received": cs(self.received),
             "pass_from": self.pass_from,
-            "has_passed": list(self.has_passed),
-            "tricks": [trick(t) for t in self.tricks],
-            "trick": trick(self.trick),
-            "to_move": list(self.to_move),
             "legal": [str(c) for c in self.legal],
             "moon_options": [o.value for o in self.moon_options],
-            "hearts_broken": self.hearts_broken,
-            "points": list(self.points),
-            "totals": list(self.totals),
-            "hand_sizes": list(self.hand_sizes),
-            "scores": None if self.scores is None else list(self.scores),
-            "shooter": self.shooter,
-            "winners": list(self.winners),
         }
 
     @classmethod
@@ -294,6 +358,55 @@ class SeatView:
             f"points: {list(self.points)}  totals: {list(self.totals)}",
         ]
         return "\n".join(lines)
+
+
+def _public_fields(
+    hand: HandState, totals: Sequence[int] | None, names: Sequence[str] | None, winners: tuple[int, ...]
+) -> dict[str, Any]:
+    """The public fields of a view of ``hand``, by name: one computation for the public view and the
+    seat view alike."""
+    n = hand.players
+    return {
+        "rules": hand.rules,
+        "names": tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n)),
+        "hand_number": hand.number,
+        "phase": Phase.GAME_OVER if winners else hand.phase,
+        "direction": hand.direction,
+        "has_passed": tuple(p is not None for p in hand.passed),
+        "tricks": tuple(hand.tricks),
+        "trick": Trick(hand.leader, tuple(hand.trick)),
+        "to_move": () if winners else hand.to_move,
+        "hearts_broken": hand.hearts_broken,
+        "points": tuple(hand.points),
+        "totals": tuple(totals) if totals is not None else (0,) * n,
+        "hand_sizes": tuple(h.bit_count() for h in hand.hands),
+        "scores": hand.scores,
+        "shooter": hand.shooter if hand.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE) else None,
+        "winners": winners,
+    }
+
+
+def _public_dict(view: PublicView | SeatView) -> dict[str, object]:
+    """The allow-listed fields of a view as JSON-ready data (the part of every view that is the same
+    for all): one writer for the public view and the seat view alike."""
+    return {
+        "rules": view.rules.to_dict(),
+        "names": list(view.names),
+        "hand_number": view.hand_number + 1,
+        "phase": view.phase.value,
+        "direction": view.direction.value,
+        "has_passed": list(view.has_passed),
+        "tricks": [_trick_dict(t) for t in view.tricks],
+        "trick": _trick_dict(view.trick),
+        "to_move": list(view.to_move),
+        "hearts_broken": view.hearts_broken,
+        "points": list(view.points),
+        "totals": list(view.totals),
+        "hand_sizes": list(view.hand_sizes),
+        "scores": None if view.scores is None else list(view.scores),
+        "shooter": view.shooter,
+        "winners": list(view.winners),
+    }
 
 
 def cards_text(mask: int) -> str:

@@ -7,20 +7,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
+from hearts.server.bodies import BodyLimit
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
@@ -34,6 +38,31 @@ STATIC = Path(str(resources.files("hearts.server") / "static"))
 SEND_QUEUE_LIMIT = 512
 #: A connection that keeps sending past its rate limit this many times is closed.
 MAX_STRIKES = 50
+#: Largest hand number a request may name: far beyond any game (a hand number past the table's
+#: last finished hand is simply "not found"); the bound keeps every number a database can hold.
+MAX_HAND = 100_000
+
+#: Websocket close codes (docs/protocol.md lists them with their reasons).
+CLOSE_NORMAL = 1000
+CLOSE_FLOOD = 1008  # policy violation: kept sending past the rate limit
+CLOSE_BEHIND = 1013  # try again later: did not read its messages, so it fell too far behind
+CLOSE_UNKNOWN_LINK = 4404
+
+
+def _plain_text(value: str | None) -> str | None:
+    """Refuse text that cannot be stored or sent (an unpaired surrogate from a JSON escape)."""
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("must be plain text (it holds an unpaired surrogate escape)") from None
+    return value
+
+
+PlainText = Annotated[str, AfterValidator(_plain_text)]
+#: A table id as it appears in links (twelve hex digits today); anything longer is no table's.
+TableId = Annotated[str, PathParam(min_length=1, max_length=64, description="the table's id")]
+HandNumber = Annotated[int, PathParam(ge=1, le=MAX_HAND, description="a finished hand's number, from 1")]
 
 
 class SeatSpec(BaseModel):
@@ -41,15 +70,15 @@ class SeatSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "computer", "bot"] = Field("human", description="a person (gets a join link), a computer level, or a registered bot")
-    level: str | None = Field(None, description="the computer level (random, easy, ... expert) or the registered bot's name")
-    name: str | None = Field(None, max_length=24, description="the seat's name at the table")
+    level: PlainText | None = Field(None, max_length=64, description="the computer level (random, easy, ... expert) or the registered bot's name")
+    name: PlainText | None = Field(None, max_length=24, description="the seat's name at the table")
 
 
 class TableSpec(BaseModel):
     """A new table: a preset with any rule options overridden, the seats, and table options."""
 
     model_config = ConfigDict(extra="forbid")
-    preset: str = Field("standard", description="a rules preset (see GET /api/options)")
+    preset: PlainText = Field("standard", max_length=64, description="a rules preset (see GET /api/options)")
     rules: dict[str, Any] = Field(default_factory=dict, description="rule options that override the preset (Rules.to_dict names)")
     seats: list[SeatSpec] = Field(..., min_length=3, max_length=6)
     options: dict[str, Any] = Field(default_factory=dict, description="pause, think, standin_after, standin_level")
@@ -60,10 +89,10 @@ class QuickSpec(BaseModel):
     """One person against computer players."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(None, max_length=24)
-    level: str = Field("random", description="the level of every computer seat unless 'levels' is given")
-    levels: list[str] | None = Field(None, description="one level per computer seat, in seat order")
-    preset: str = "standard"
+    name: PlainText | None = Field(None, max_length=24)
+    level: PlainText = Field("random", max_length=64, description="the level of every computer seat unless 'levels' is given")
+    levels: list[Annotated[PlainText, Field(max_length=64)]] | None = Field(None, max_length=5, description="one level per computer seat, in seat order")
+    preset: PlainText = Field("standard", max_length=64)
     players: int = Field(4, ge=3, le=6)
     options: dict[str, Any] = Field(default_factory=dict)
 
@@ -71,7 +100,7 @@ class QuickSpec(BaseModel):
 class FillSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     token: str = Field(..., max_length=64, description="any seat's join token of the table")
-    level: str = "random"
+    level: PlainText = Field("random", max_length=64)
 
 
 def _links(request: Request, table: LiveTable) -> dict[str, Any]:
@@ -95,15 +124,21 @@ def _links(request: Request, table: LiveTable) -> dict[str, Any]:
 
 
 class Connection:
-    """One websocket: an outgoing queue drained by its own task, so a slow client never holds a table up."""
+    """One websocket: an outgoing queue drained by its own task, so a slow client never holds a table up.
+
+    Closing is orderly: the connection stops taking new messages, its pump sends what was already
+    queued, then the close frame with its code and reason (see docs/protocol.md).
+    """
 
     def __init__(self, ws: WebSocket, seat: int | None) -> None:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE_LIMIT)
-        self.task = asyncio.get_running_loop().create_task(self._pump())
         self.closing = False
+        self.close_code = CLOSE_NORMAL
+        self.close_reason = ""
         self.hinting = False  #: a hint is being worked out for this connection
+        self.task = asyncio.get_running_loop().create_task(self._pump())
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -112,33 +147,40 @@ class Connection:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("dropping a client of seat %s: it does not read its messages", self.seat)
-            self.close(1013)
+            self.close(CLOSE_BEHIND, "too far behind: reconnect to get the whole table again")
 
-    def close(self, code: int = 1000) -> None:
-        if not self.closing:
-            self.closing = True
+    def close(self, code: int = CLOSE_NORMAL, reason: str = "") -> None:
+        """Take no more messages; send what is queued, then close with ``code`` and ``reason``."""
+        if self.closing:
+            return
+        self.closing = True
+        self.close_code, self.close_reason = code, reason
+        if not self.queue.full():
+            self.queue.put_nowait(None)  # the pump sends what is queued, then the close frame
+        else:  # it is not reading: what is queued would never get through, so close at once
             self.task.cancel()
-            asyncio.get_running_loop().create_task(self._close(code))
-
-    async def _close(self, code: int) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close(code)
+            self.task = asyncio.get_running_loop().create_task(self._close())
 
     async def _pump(self) -> None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # the client is gone: nothing more can reach it
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    return
+                    break
                 await self.ws.send_text(text)
+        await self._close()
 
-    async def finish(self) -> None:
-        """Let queued messages go out, then stop."""
-        if not self.closing:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(self.close_code, self.close_reason)
+
+    async def finish(self, disconnected: bool) -> None:
+        """Let queued messages and the close frame go out (unless the client already left), then stop."""
+        if not disconnected:
+            self.close(self.close_code, self.close_reason)
             with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(self.task, 2)
+                await asyncio.wait_for(asyncio.shield(self.task), 2)
+        self.closing = True
         self.task.cancel()
 
 
@@ -166,6 +208,14 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
     )
     app.state.manager = manager
     app.state.storage = storage
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> Response:
+        """FastAPI's 422 shape (``detail``: ``loc``, ``msg``, ``type``) without echoing the input
+        back: it may be huge, or hold text no response can carry (an unpaired surrogate escape)."""
+        detail = [{"loc": [str(part) for part in e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        return Response(json.dumps({"detail": detail}, ensure_ascii=True), status_code=422, media_type="application/json")
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -189,7 +239,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return page("history.html")
 
     @app.get("/replay/{table_id}/{hand}", include_in_schema=False)
-    def replay_page(table_id: str, hand: int) -> FileResponse:
+    def replay_page(table_id: TableId, hand: HandNumber) -> FileResponse:
         return page("replay.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -244,7 +294,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return out
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    async def table_info(table_id: str) -> dict[str, Any]:
+    async def table_info(table_id: TableId) -> dict[str, Any]:
         """Public facts about a table: seats, names, who is connected, totals. No cards, no links."""
         table = await manager.get(table_id)
         if table is None:
@@ -252,7 +302,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return table.summary()
 
     @app.post("/api/tables/{table_id}/fill", tags=["tables"])
-    async def fill(table_id: str, spec: FillSpec) -> dict[str, Any]:
+    async def fill(table_id: TableId, spec: FillSpec) -> dict[str, Any]:
         """Seat computer players in every seat no person has joined; needs one of the table's join tokens."""
         found = await manager.resolve(spec.token)
         if found is None or found[0].id != table_id or found[1] is None:
@@ -274,12 +324,12 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return storage.stats()
 
     @app.get("/api/tables/{table_id}/hands", tags=["history"])
-    def hands(table_id: str) -> list[dict[str, Any]]:
+    def hands(table_id: TableId) -> list[dict[str, Any]]:
         """The table's finished hands: points, totals, shooter."""
         return storage.hands(table_id)
 
     @app.get("/api/tables/{table_id}/hands/{number}", tags=["history"])
-    def hand(table_id: str, number: int) -> dict[str, Any]:
+    def hand(table_id: TableId, number: HandNumber) -> dict[str, Any]:
         """One finished hand (1-based) laid open: every seat's deal, pass and held cards, each trick with
         who played what and who won it, the scores. Rebuilt from the stored record through the engine."""
         text = storage.hand_record(table_id, number - 1)
@@ -293,7 +343,9 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return out
 
     @app.get("/api/tables/{table_id}/record", tags=["history"], response_class=PlainTextResponse)
-    def record(table_id: str, hand: int | None = None) -> Response:
+    def record(
+        table_id: TableId, hand: Annotated[int | None, Query(ge=1, le=MAX_HAND, description="through this hand (1-based)")] = None
+    ) -> Response:
         """The game's record (the engine's format) through its last finished hand, or through ``hand``
         (1-based). A hand still being played is never included: its cards are secret."""
         text = storage.hand_record(table_id, None if hand is None else hand - 1)
@@ -311,44 +363,45 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         found = await manager.resolve(token) if len(token) <= 64 else None
         if found is None:
             await ws.send_text(error("unknown link: no seat or table has that token", "connect"))
-            await ws.close(4404)
+            await ws.close(CLOSE_UNKNOWN_LINK, "unknown link")
             return
         table, seat = found
         conn = Connection(ws, seat)
         limiter = RateLimiter()
+        disconnected = False
         await table.attach(conn)
         try:
             while not conn.closing:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    disconnected = True
                     break
-                text = message.get("text")
+                if not limiter.allow():
+                    conn.send(error(f"too many messages: slow down (the limit is {limiter.rate:g} a second)", None))
+                    if limiter.strikes > MAX_STRIKES:
+                        conn.close(CLOSE_FLOOD, "too many messages: the connection kept sending past the limit")
+                    continue
+                text = frame.get("text")
                 if text is None:
                     conn.send(error("binary frames are not part of the protocol: send JSON text", None))
                     continue
-                if not limiter.allow():
-                    conn.send(error("too many messages: slow down (the limit is 100 a second)", None))
-                    if limiter.strikes > MAX_STRIKES:
-                        conn.close(1008)
-                        break
-                    continue
                 try:
-                    data = parse_message(text)
+                    message = parse_message(text)
                 except ProtocolError as exc:
-                    conn.send(error(str(exc), None))
+                    conn.send(error(str(exc), exc.about))
                     continue
                 try:
-                    problem = await table.handle(conn, data)
-                except Exception as exc:  # noqa: BLE001 - the server never dies of client input
-                    log.exception("error handling %r at table %s", data.get("type"), table.id)
-                    problem = f"the server could not do that: {exc}"
+                    problem = await table.handle(conn, message)
+                except Exception:  # noqa: BLE001 - the server never dies of client input
+                    log.exception("error handling a %s message at table %s", message.type, table.id)
+                    problem = "the server could not do that: the table is unchanged"
                 if problem:
-                    conn.send(error(problem, data.get("type")))
+                    conn.send(error(problem, message.type))
         except WebSocketDisconnect:
-            pass
+            disconnected = True
         finally:
             await table.detach(conn)
-            await conn.finish()
+            await conn.finish(disconnected)
 
     return app
 

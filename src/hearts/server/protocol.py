@@ -1,9 +1,10 @@
-"""The websocket protocol: parsing what clients send, shaping what each client may see.
+"""The websocket protocol: what each client may see, and the limits on what it may send.
 
 Documented message by message in ``docs/protocol.md``. The rule throughout: a client gets its own
 seat's :class:`~hearts.core.view.SeatView` and the events :func:`~hearts.core.events.visible_to` it;
-a spectator gets the view with every private field emptied (no cards of any hand) until a hand is
-over, when the whole deal is public.
+a spectator gets the :class:`~hearts.core.view.PublicView` (built from the core's allow-list of
+public fields: no cards of any hand) until a hand is over, when the whole deal is public. What a
+client sends is checked by :mod:`hearts.server.messages`.
 """
 
 from __future__ import annotations
@@ -14,55 +15,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from hearts.core import Event, event_to_dict, visible_to
+from hearts.server.messages import CLIENT_TYPES, MAX_MESSAGE_BYTES, MOVE_TYPES, ProtocolError, parse_message
 
-#: Largest client message accepted, in bytes of text. The biggest legal message (a pass of a few
-#: cards) is well under 200 bytes; anything near this is malformed or hostile.
-MAX_MESSAGE_BYTES = 4096
-
-#: Message types a client may send.
-MOVE_TYPES = ("play", "pass", "moon")
-CLIENT_TYPES = (*MOVE_TYPES, "hint", "sync", "ping", "fill")
-
-#: Fields of a seat view that belong to that seat alone: emptied for spectators.
-PRIVATE_VIEW_FIELDS: dict[str, Any] = {
-    "hand": [],
-    "passed": None,
-    "pass_to": None,
-    "received": None,
-    "pass_from": None,
-    "legal": [],
-    "moon_options": [],
-}
-
-
-class ProtocolError(ValueError):
-    """A client message that is not well-formed: the text says what was wrong."""
-
-
-def parse_message(text: str) -> dict[str, Any]:
-    """A client's message as a dict with a known ``type``; raise :class:`ProtocolError` otherwise."""
-    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large: {len(text)} characters (the limit is {MAX_MESSAGE_BYTES} bytes)")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ProtocolError(f"not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ProtocolError(f"a message is a JSON object with a 'type', not {type(data).__name__}")
-    kind = data.get("type")
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError(f"unknown message type {kind!r}: expected one of {', '.join(CLIENT_TYPES)}"[:300])
-    seq = data.get("seq")
-    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-        raise ProtocolError(f"'seq' must be a whole number (the seq of the view you answer), not {seq!r}"[:300])
-    return data
-
-
-def spectator_view(view: dict[str, Any]) -> dict[str, Any]:
-    """A seat view's JSON with everything private to that seat removed: what a spectator sees."""
-    out = dict(view, **PRIVATE_VIEW_FIELDS)
-    out["seat"] = None
-    return out
+__all__ = [
+    "CLIENT_TYPES", "MAX_MESSAGE_BYTES", "MOVE_TYPES", "ProtocolError", "parse_message",
+    "events_for", "RateLimiter", "encode", "error",
+]  # fmt: skip
 
 
 def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:

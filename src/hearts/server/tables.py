@@ -41,7 +41,8 @@ from hearts.core import (
 from hearts.core.events import Event
 from hearts.players import LEVELS, Player, make_player
 from hearts.players.registry import bot_spec
-from hearts.server.protocol import MOVE_TYPES, encode, events_for, spectator_view
+from hearts.server.messages import ClientMessage, Fill, Moon, Pass, Play
+from hearts.server.protocol import encode, events_for
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
 
 log = logging.getLogger("hearts.server")
@@ -225,9 +226,8 @@ class LiveTable:
         }
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
-        if seat is None:
-            # Any seat's view with the private fields emptied: the public part is the same for all.
-            return spectator_view(self.game.view(0).to_dict())
+        if seat is None:  # built from the core's allow-list of public fields, never from a seat's view
+            return self.game.public_view().to_dict()
         return self.game.view(seat).to_dict()
 
     def welcome(self, seat: int | None) -> str:
@@ -290,9 +290,10 @@ class LiveTable:
 
     # -- actions ------------------------------------------------------------------------
 
-    async def handle(self, client: Sender, data: dict[str, Any]) -> str | None:
-        """Act on one parsed message from ``client``; return an error text for that client alone, or None."""
-        kind = data["type"]
+    async def handle(self, client: Sender, message: ClientMessage) -> str | None:
+        """Act on one checked message from ``client`` (see :mod:`hearts.server.messages`); return an
+        error text for that client alone, or None."""
+        kind = message.type
         seat = client.seat
         if kind == "ping":
             client.send(encode({"type": "pong", "seq": self.seq}))
@@ -311,20 +312,20 @@ class LiveTable:
                 return await self._hint(client)
             finally:
                 client.hinting = False
-        if kind == "fill":
-            level = data.get("level") or "random"
+        if isinstance(message, Fill):
+            level = message.level or "random"
             try:
                 await self.manager.fill(self, level)
             except ValueError as exc:
                 return str(exc)
             return None
-        assert kind in MOVE_TYPES
+        assert isinstance(message, (Play, Pass, Moon))
         try:
-            move = move_from_dict(data, seat=seat)
+            move = message.move(seat)
         except HeartsError as exc:
             return str(exc)
         async with self.lock:
-            stale = self._stale(seat, data.get("seq"))
+            stale = self._stale(seat, message.seq)
             if stale:
                 return f"too late: that {kind} {stale}; nothing was changed"
             try:
@@ -763,5 +764,5 @@ def _check_options(opts: dict[str, Any]) -> None:
     if after is not None and (not isinstance(after, (int, float)) or isinstance(after, bool) or not 0 <= after <= 3600):
         raise ValueError(f"table option 'standin_after' must be seconds from 0 to 3600 or null, not {after!r}")
     level = opts["standin_level"]
-    if level is not None and level not in LEVELS:
+    if level is not None and (not isinstance(level, str) or level not in LEVELS):
         raise ValueError(f"table option 'standin_level' must be one of {', '.join(LEVELS)}, not {level!r}")
