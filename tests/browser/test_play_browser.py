@@ -130,6 +130,12 @@ def test_lobby_quick_game_whole_hand(browser: Any, server_url: str, artifacts: P
     assert page.locator(".deal .card").count() == 52
     assert page.locator("table.sheet tbody tr").count() == 2
     page.screenshot(path=str(artifacts / "end-of-hand.png"))
+    # The seat's "Download record": the finished hand only and no seed while the game goes on (the
+    # page sends the seat's token in a header).
+    with page.expect_download() as download:
+        page.click("#download-record")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["seed"] is None and len(record["hands"]) == 1 and record["hands"][0]["points"]
     page.click("#next-hand")
     page.wait_for_selector("#overlay", state="hidden")
     page.wait_for_selector("#hand .card")
