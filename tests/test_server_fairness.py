@@ -20,6 +20,7 @@ from hearts.core import CardSet, Game, GameRecord, HeartsError, Rules, dumps, ke
 from hearts.server.app import create_app
 from hearts.server.privacy import PLAYER_COOKIE, RedactTokens, mask_url, person_key, redact
 from hearts.server.storage import metadata
+from hearts.server.upkeep import FILL_AFTER, fill_refusal
 from test_server import Seat, choose  # pytest puts tests/ on the path (it has no __init__.py)
 
 
@@ -279,7 +280,7 @@ def test_only_the_creator_fills_invited_seats_at_once(client: TestClient) -> Non
     assert [s["kind"] for s in client.get(f"/api/tables/{tid}").json()["seats"]] == ["human", "human", "human", "computer"]
     # After FILL_AFTER seconds of the seats standing empty, anyone at the table may.
     live = client.portal.call(client.app.state.manager.get, tid)  # type: ignore[attr-defined]
-    assert live.may_fill({person_key("a-guest-identity-0002")}, time.time() + 121) is None
+    assert fill_refusal(live.creator, live.created_at, {person_key("a-guest-identity-0002")}, time.time() + FILL_AFTER) is None
     # The creator may at once.
     client.cookies.set(PLAYER_COOKIE, "creator-identity-0001")
     with client.websocket_connect(f"/ws/{tokens[0]}") as ws:
@@ -306,7 +307,7 @@ def test_without_an_identity_the_first_seat_link_is_the_creator(client: TestClie
 
 
 def test_a_game_left_alone_is_abandoned_and_not_counted(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", pause=0, abandon_after=0.5)
+    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", pause=0, abandon_after=1.0)
     with TestClient(app) as c:
         table = c.post("/api/tables", json={"preset": "no-passing", "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3}).json()
         token = table["seats"][0]["token"]
@@ -317,8 +318,8 @@ def test_a_game_left_alone_is_abandoned_and_not_counted(tmp_path: Path) -> None:
                 if 0 in s.view["to_move"]:
                     s.send(**choose(s.view, random.Random(3)), seq=s.seq)
                 s.until("update")
-        assert c.get("/api/stats").json()  # one hand counted while it is played
-        deadline = time.monotonic() + 10
+            assert c.get("/api/stats").json()  # one hand counted while it is played (and a seat is here)
+        deadline = time.monotonic() + 15
         while c.get("/api/history").json()[0]["status"] != "abandoned":
             assert time.monotonic() < deadline, "the game was never abandoned"
             time.sleep(0.1)

@@ -6,6 +6,8 @@ import threading
 
 import typer
 
+from hearts.server.upkeep import ABANDON_AFTER_HOURS
+
 
 def register(app: typer.Typer) -> None:
     @app.command("serve")
@@ -29,7 +31,7 @@ def register(app: typer.Typer) -> None:
         ),
         log_level: str = typer.Option("info", help="Server log level (debug, info, warning, error)."),
         abandon_after: float = typer.Option(
-            24.0,
+            ABANDON_AFTER_HOURS,
             "--abandon-after",
             help="Hours without a move and with nobody at the table after which a game is closed as abandoned.",
         ),

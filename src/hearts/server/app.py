@@ -166,7 +166,7 @@ def create_app(
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
     ``abandon_after``: seconds without a move and without a person connected after which a game is
-    abandoned (default :data:`~hearts.server.tables.ABANDON_AFTER_HOURS`)."""
+    abandoned (default :data:`~hearts.server.upkeep.ABANDON_AFTER_HOURS`)."""
 
     storage = Storage(db_url)
     manager = TableManager(storage, bots=bots, pause=pause, **({} if abandon_after is None else {"abandon_after": abandon_after}))

@@ -43,6 +43,7 @@ from hearts.players import LEVELS, Player, make_player
 from hearts.server.privacy import player_key, seat_key
 from hearts.server.protocol import MOVE_TYPES, encode, events_for, spectator_view
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
+from hearts.server.upkeep import ABANDON_AFTER_HOURS, fill_refusal, sweep
 
 log = logging.getLogger("hearts.server")
 
@@ -81,14 +82,6 @@ class Sender(Protocol):
     def send(self, text: str) -> None: ...
 
     def close(self, code: int = 1000) -> None: ...
-
-
-#: Seconds an invited person's seat must stay unjoined before anyone at the table (not only its
-#: creator) may fill it with a computer player (see docs/server.md).
-FILL_AFTER = 120.0
-#: Hours without a move and with no person connected after which a game is abandoned (the default
-#: of ``hearts serve --abandon-after``).
-ABANDON_AFTER_HOURS = 24.0
 
 
 @dataclass
@@ -366,19 +359,6 @@ class LiveTable:
         assert client.seat is not None
         token = self.seats[client.seat].token
         return {k for k in (getattr(client, "player", None), seat_key(token) if token else None) if k}
-
-    def may_fill(self, who: set[str], now: float) -> str | None:
-        """Why ``who`` may not fill the unjoined seats yet, or None: the table's creator may at once,
-        anyone else at the table once the invited seats have stayed empty for :data:`FILL_AFTER` seconds."""
-        if self.creator in who:
-            return None
-        wait = self.created_at + FILL_AFTER - now
-        if wait <= 0:
-            return None
-        return (
-            f"those seats are kept for the people invited to them: only the table's creator can fill them now, "
-            f"anyone at the table in {int(wait) + 1} s"
-        )
 
     def _stale(self, seat: int, seq: int | None) -> str | None:
         """Why a move that answered the view at ``seq`` is out of date, or None.
@@ -666,7 +646,7 @@ class TableManager:
         self.default_pause = DEFAULT_OPTIONS["pause"] if pause is None else pause
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None
-        self.abandon_after = abandon_after  #: seconds (see :meth:`abandon_idle`)
+        self.abandon_after = abandon_after  #: seconds (see :func:`hearts.server.upkeep.abandon_idle`)
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -681,34 +661,7 @@ class TableManager:
                 table.kick()
         if ids:
             log.info("resumed %d tables", len(ids))
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="hearts-abandon")
-
-    async def _sweep(self) -> None:
-        every = min(60.0, max(0.05, self.abandon_after / 10))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.abandon_idle()
-            except Exception:  # noqa: BLE001 - tried again at the next sweep
-                log.exception("closing abandoned games failed")
-
-    async def abandon_idle(self, now: float | None = None) -> list[str]:
-        """Close every game with no move for :attr:`abandon_after` seconds and no person connected:
-        it is stored as ``abandoned`` (shown so in the history, never counted in the statistics)."""
-        now = time.time() if now is None else now
-        closed = []
-        for table in list(self.tables.values()):
-            if table.abandoned or table.game.is_over or now - table.last_move_at < self.abandon_after:
-                continue
-            if any(s.clients for s in table.seats):
-                continue
-            await self.writer.run(self.storage.set_status, table.id, "abandoned")
-            table.abandoned = True
-            await table.close()
-            self.tables.pop(table.id, None)
-            closed.append(table.id)
-            log.info("table %s abandoned: no move for %.1f hours and nobody at it", table.id, (now - table.last_move_at) / 3600)
-        return closed
+        self._sweeper = asyncio.get_running_loop().create_task(sweep(self), name="hearts-abandon")
 
     async def _checkpoints(self, every: float = 2.0) -> None:
         """Checkpoint SQLite's log every few seconds on a thread of its own (see Storage.checkpoint)."""
@@ -795,7 +748,7 @@ class TableManager:
         The deals come from a fresh 256-bit secret (:func:`hearts.core.game.keyed_deal`) unless a
         ``seed`` is given: then the table is a practice table, marked so and never counted in the
         statistics. ``creator`` is the creating browser's player key; without one, whoever holds the
-        first person's seat link counts as the creator (see :meth:`LiveTable.may_fill`).
+        first person's seat link counts as the creator (see :func:`hearts.server.upkeep.fill_refusal`).
         """
         if len(seats) != rules.players:
             raise ValueError(f"the rules seat {rules.players} players, but {len(seats)} seats were given")
@@ -838,13 +791,13 @@ class TableManager:
     async def fill(self, table: LiveTable, level: str, who: set[str]) -> list[int]:
         """Seat computer players of ``level`` in every seat no person has joined yet; return those seats.
 
-        ``who`` are the asking client's player keys: see :meth:`LiveTable.may_fill` for who may.
+        ``who`` are the asking client's player keys: see :func:`hearts.server.upkeep.fill_refusal` for who may.
         """
         level = self.check_seat("computer", level) or "random"
         filled = []
         async with table.lock:
             if any(s.kind == "human" and not s.joined for s in table.seats):
-                refused = table.may_fill(who, time.time())
+                refused = fill_refusal(table.creator, table.created_at, who, time.time())
                 if refused:
                     raise ValueError(refused)
             for s in table.seats:
