@@ -73,6 +73,11 @@ def test_a_keyed_game_records_no_seed_and_replays_from_its_recorded_deals() -> N
     assert loads(dumps(record)) == record
     replayed = record.replay()
     assert GameRecord.of(replayed) == record and replayed.totals == game.totals
+    # `hearts replay`'s account of it names no seed.
+    from hearts.tui.story import game_account
+
+    first = game_account(record).splitlines()[0]
+    assert first.endswith("to 50 points") and "seed" not in first
     # A record still needs its "seed" field (null is fine, missing is an error).
     data = json.loads(dumps(record))
     del data["seed"]
