@@ -21,7 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
-from hearts.server.privacy import PLAYER_COOKIE, PLAYER_COOKIE_AGE, new_identity, person_key, seat_key, valid_identity
+from hearts.server.privacy import (
+    PLAYER_COOKIE,
+    PLAYER_COOKIE_AGE,
+    client_keys,
+    new_identity,
+    person_key,
+    valid_identity,
+)
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
@@ -289,10 +296,8 @@ def create_app(
         found = await manager.resolve(spec.token)
         if found is None or found[0].id != table_id or found[1] is None:
             raise HTTPException(403, "that token is not a seat's join token at this table")
-        player = _player(request.cookies)
-        who = {seat_key(spec.token)} | ({player} if player else set())
         try:
-            seats = await manager.fill(found[0], spec.level, who)
+            seats = await manager.fill(found[0], spec.level, client_keys(_player(request.cookies), spec.token))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         return {"filled": seats}

@@ -49,6 +49,12 @@ def seat_key(token: str) -> str:
     return _hashed("seat", token)
 
 
+def client_keys(player: str | None, token: str | None) -> set[str]:
+    """The player keys a client at a seat answers to: its browser identity's (``player``, already a
+    key) and its seat link's. Who created a table is one of these (see ``upkeep.fill_refusal``)."""
+    return {k for k in (player, seat_key(token) if token else None) if k}
+
+
 def player_key(kind: str, level: str | None, player: str | None, token: str | None) -> str:
     """Who a seat's results belong to: the person who took it, or the computer level or bot it is.
 

@@ -40,7 +40,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import LEVELS, Player, make_player
-from hearts.server.privacy import player_key, seat_key
+from hearts.server.privacy import client_keys, player_key, seat_key
 from hearts.server.protocol import MOVE_TYPES, encode, events_for, spectator_view
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
 from hearts.server.upkeep import ABANDON_AFTER_HOURS, fill_refusal, sweep
@@ -357,8 +357,7 @@ class LiveTable:
     def _who(self, client: Sender) -> set[str]:
         """The player keys a seated client answers to: its browser identity's and its seat link's."""
         assert client.seat is not None
-        token = self.seats[client.seat].token
-        return {k for k in (getattr(client, "player", None), seat_key(token) if token else None) if k}
+        return client_keys(getattr(client, "player", None), self.seats[client.seat].token)
 
     def _stale(self, seat: int, seq: int | None) -> str | None:
         """Why a move that answered the view at ``seq`` is out of date, or None.
