@@ -343,6 +343,21 @@ def test_a_game_left_alone_is_abandoned_and_not_counted(tmp_path: Path) -> None:
 # -- secrets out of log lines -----------------------------------------------------------------------------------
 
 
+def test_a_failed_write_shows_no_secret(tmp_path: Path) -> None:
+    from hearts.server.storage import SeatRow, Storage, TableRow
+
+    storage = Storage(f"sqlite:///{tmp_path / 's.db'}")
+    row = TableRow(
+        id="t1", rules=Rules().to_dict(), seed=1, names=["a", "b", "c", "d"], options={}, watch_token="w" * 22,
+        seats=[SeatRow(s, "human", None, f"seat-token-{s}-xxxxxxxx") for s in range(4)], secret="ab" * 32,
+    )  # fmt: skip
+    storage.create_table(row)
+    with pytest.raises(Exception) as failed:  # the same table again: the database refuses it
+        storage.create_table(row)
+    assert "ab" * 32 not in str(failed.value) and "seat-token" not in str(failed.value)
+    storage.close()
+
+
 def test_tokens_are_redacted_from_log_records() -> None:
     import logging
 

@@ -455,7 +455,9 @@ def _add_missing_columns(engine: Engine) -> None:
 
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # hide_parameters: a failed statement's error (and so any log line or traceback) never shows
+        # the values it wrote: join tokens, deal secrets.
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -475,4 +477,4 @@ def _make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         # SQLAlchemy's default PostgreSQL driver is psycopg2; the project's optional extra installs psycopg 3.
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
