@@ -7,7 +7,7 @@ function when(t) { return new Date(t * 1000).toLocaleString(); }
 
 async function loadStats() {
   const rows = await (await fetch("/api/stats")).json();
-  if (!rows.length) { $("stats").textContent = "No hands finished yet."; return; }
+  if (!rows.length) { $("stats").textContent = "No hands counted yet (practice games, with a fixed seed, and abandoned games are not counted)."; return; }
   // One row per player (a person by their browser, a computer by its level), never merged by name.
   let html = `<p class="muted">Practice games (a fixed seed) and abandoned games are not counted.</p><table class="sheet"><thead><tr><th>Player</th><th>Games</th><th>Wins</th><th>Hands</th><th>Average points a hand</th><th>Moons</th></tr></thead><tbody>`;
   for (const r of rows) {
