@@ -238,12 +238,18 @@ def test_unnamed_people_are_counted_apart_and_computers_by_level(client: TestCli
 
 
 def test_a_database_from_before_secret_deals_opens_and_resumes(tmp_path: Path) -> None:
+    check_an_old_database(f"sqlite:///{tmp_path / 'old.db'}")
+
+
+def check_an_old_database(url: str) -> None:
+    """Tables made by the version before deal secrets and player keys (also run on PostgreSQL by
+    test_server_postgres.py): the columns are added, the old table resumes dealing from its seed."""
     new_columns = {"secret", "practice", "creator", "player", "players"}
     old = MetaData()
     for t in metadata.sorted_tables:
         Table(t.name, old, *[c._copy() for c in t.columns if c.name not in new_columns])
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = create_engine(url)
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    metadata.drop_all(engine)
     old.create_all(engine)
     now = time.time()
     with engine.begin() as conn:
