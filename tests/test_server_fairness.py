@@ -231,6 +231,7 @@ def test_unnamed_people_are_counted_apart_and_computers_by_level(client: TestCli
     assert set(stats) == {person_key("a" * 22), person_key("b" * 22), "computer:random", "computer:easy"}
     assert all(e["games"] == 1 for k, e in stats.items() if k.startswith("person:"))
     assert stats[person_key("a" * 22)]["name"] == stats[person_key("b" * 22)]["name"] == "South"
+    assert stats["computer:easy"]["name"] == "easy" and stats["computer:easy"]["kind"] == "computer"
     assert "a" * 22 not in json.dumps(list(stats.values()))  # the identity itself is never shown
 
 

@@ -394,8 +394,10 @@ class Storage:
         per: dict[str, dict[str, Any]] = {}
 
         def entry(key: str, name: str, kind: str) -> dict[str, Any]:
+            if kind != "human" and ":" in key and not key.startswith("name:"):
+                name = key.partition(":")[2]  # a computer is its level, a bot its registered name
             e = per.setdefault(key, {"player": key, "name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0})
-            e["name"] = name  # the latest name it played under
+            e["name"] = name  # a person's latest name
             return e
 
         with self.engine.connect() as conn:
