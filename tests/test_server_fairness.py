@@ -59,6 +59,9 @@ def test_keyed_deal_is_a_fair_deterministic_shuffle_of_its_key() -> None:
     assert sum(len(CardSet(m)) for m in keyed_deal(Rules(players=5), key, 0)) == 50
     with pytest.raises(HeartsError, match="at least 16 bytes"):
         keyed_deal(rules, b"short", 0)
+    # Pinned: a stored table must deal the same hands after an upgrade, so the derivation never changes.
+    assert keyed_deal(rules, key, 3) == (2816131236627112, 145849581854786, 134209424394260, 1407409384494337)
+    assert CardSet(keyed_deal(rules, key, 3)[0]).names()[:4] == ["5C", "7C", "9C", "JC"]
 
 
 def test_a_keyed_game_records_no_seed_and_replays_from_its_recorded_deals() -> None:

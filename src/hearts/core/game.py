@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -71,7 +70,7 @@ class _KeyedDraws:
 
     def _word(self) -> int:
         if not self.words:
-            digest = hmac.new(self.key, f"hearts-deal:{self.hand}:{self.block}".encode(), hashlib.sha256).digest()
+            digest = hmac.digest(self.key, f"hearts-deal:{self.hand}:{self.block}".encode(), "sha256")
             self.block += 1
             self.words = [int.from_bytes(digest[i : i + 4], "big") for i in range(28, -4, -4)]
         return self.words.pop()
