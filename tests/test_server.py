@@ -267,7 +267,7 @@ def test_stand_in_plays_for_an_away_person(client: TestClient) -> None:
 
 
 def test_fill_hint_history_stats_and_replay(client: TestClient) -> None:
-    table = new_table(client, ["human", "human", "random", "random"], preset="short", seed=21)
+    table = new_table(client, ["human", "human", "random", "random"], preset="short")
     token = table["seats"][0]["token"]
     assert client.post(f"/api/tables/{table['id']}/fill", json={"token": "bad", "level": "random"}).status_code == 403
     rng = random.Random(4)
@@ -287,9 +287,12 @@ def test_fill_hint_history_stats_and_replay(client: TestClient) -> None:
             s.until("update")
     games = client.get("/api/history").json()
     assert games[0]["id"] == table["id"] and games[0]["status"] == "over"
-    stats = {e["name"]: e for e in client.get("/api/stats").json()}
-    south = stats["South"]
-    assert south["games"] == 1 and south["hands"] == games[0]["hands"] and south["average_points"] is not None
+    # Statistics are by player, not by name: the person by their identity, the computers by level.
+    stats = {e["player"]: e for e in client.get("/api/stats").json()}
+    (person,) = [e for e in stats.values() if e["kind"] == "human"]
+    assert person["player"].startswith("person:") and person["name"] == "South"
+    assert person["games"] == 1 and person["hands"] == games[0]["hands"] and person["average_points"] is not None
+    assert set(stats) == {person["player"], "computer:random"} and stats["computer:random"]["hands"] == 3 * games[0]["hands"]
     hand = client.get(f"/api/tables/{table['id']}/hands/1").json()
     assert len(hand["tricks"]) == 13 and all(len(t["plays"]) == 4 for t in hand["tricks"])
     assert sorted(c for s_ in hand["seats"] for c in s_["held"]) == sorted(c for s_ in hand["seats"] for c in s_["dealt"])
@@ -308,8 +311,14 @@ def test_records_never_hold_the_hand_in_progress(client: TestClient) -> None:
             if 3 in s.view["to_move"]:
                 s.send(**choose(s.view, rng), seq=s.seq)
             s.until("update")
-    record = loads(client.get(f"/api/tables/{table['id']}/record").text)
-    assert len(record.hands) == 1 and record.hands[0].points is not None
+    # While the game is played only a seat may download it (its token in a header, never in the URL),
+    # and gets the finished hands with no seed; anyone else is refused.
+    url = f"/api/tables/{table['id']}/record"
+    refused = client.get(url)
+    assert refused.status_code == 403 and "still being played" in refused.text
+    assert client.get(url, headers={"X-Hearts-Token": table["watch_token"]}).status_code == 403
+    record = loads(client.get(url, headers={"X-Hearts-Token": table["seats"][3]["token"]}).text)
+    assert len(record.hands) == 1 and record.hands[0].points is not None and record.seed is None
 
 
 def test_pages_and_openapi(client: TestClient) -> None:

@@ -43,3 +43,11 @@ def test_game_survives_a_restart_on_postgresql() -> None:
         with c.websocket_connect(f"/ws/{token}") as ws:
             w = Seat(ws, 0).until("welcome")
             assert w["view"] == before
+
+
+def test_a_database_from_before_secret_deals_on_postgresql() -> None:
+    pytest.importorskip("psycopg")
+    from test_server_fairness import check_an_old_database
+
+    assert PG_URL is not None
+    check_an_old_database(PG_URL)  # drops the hearts tables and makes them as the older version did

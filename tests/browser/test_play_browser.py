@@ -130,6 +130,12 @@ def test_lobby_quick_game_whole_hand(browser: Any, server_url: str, artifacts: P
     assert page.locator(".deal .card").count() == 52
     assert page.locator("table.sheet tbody tr").count() == 2
     page.screenshot(path=str(artifacts / "end-of-hand.png"))
+    # The seat's "Download record": the finished hand only and no seed while the game goes on (the
+    # page sends the seat's token in a header).
+    with page.expect_download() as download:
+        page.click("#download-record")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["seed"] is None and len(record["hands"]) == 1 and record["hands"][0]["points"]
     page.click("#next-hand")
     page.wait_for_selector("#overlay", state="hidden")
     page.wait_for_selector("#hand .card")
@@ -274,3 +280,41 @@ def test_phone_touch_keyboard_and_labels(browser: Any, server_url: str, artifact
     page.wait_for_selector("#confirm-pass", state="detached")
     page.screenshot(path=str(artifacts / "phone.png"))
     context.close()
+
+
+def test_practice_tables_are_badged_and_records_wait_for_the_end(browser: Any, server_url: str, artifacts: Path) -> None:
+    """A table made with a fixed seed shows "practice · fixed seed" in the history and on its replay page;
+    a finished game's hands can be downloaded from the replay page, a running game's cannot."""
+
+    def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        req = urllib.request.Request(server_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+    computers = [{"kind": "computer", "level": "random"}] * 4
+    practice = post("/api/tables", {"preset": "short", "seats": computers, "seed": 12})
+    deadline = time.monotonic() + 60
+    while json.loads(urllib.request.urlopen(f"{server_url}/api/tables/{practice['id']}", timeout=10).read())["phase"] != "game-over":
+        assert time.monotonic() < deadline, "the computers' practice game did not end"
+        time.sleep(0.2)
+    page = _new_page(browser)
+    page.goto(server_url + "/history")
+    row = page.locator("#games tr", has=page.locator(".badge"))
+    row.first.wait_for()
+    assert "practice · fixed seed" in row.first.inner_text()
+    assert "not counted" in page.locator("#stats").inner_text()
+    page.screenshot(path=str(artifacts / "history-practice.png"), full_page=True)
+    page.goto(practice["watch_url"])  # the table page's header says so too
+    assert page.locator(".chip.practice").inner_text() == "practice · fixed seed"
+    page.goto(f"{server_url}/replay/{practice['id']}/1")
+    page.wait_for_function("document.querySelector('#summary').textContent.includes('practice')")
+    assert page.locator("#download").is_visible()
+    # A game still being played: its finished hand replays, but its record is not offered.
+    running = post("/api/tables", {"preset": "no-passing", "seats": computers[:3] + [{"kind": "computer", "level": "random"}], "options": {"pause": 0.05}})
+    while not json.loads(urllib.request.urlopen(f"{server_url}/api/tables/{running['id']}/hands", timeout=10).read()):
+        assert time.monotonic() < deadline + 60, "no hand finished"
+        time.sleep(0.1)
+    page.goto(f"{server_url}/replay/{running['id']}/1")
+    page.wait_for_function("document.querySelector('#summary').textContent.includes('once the game is over')")
+    assert not page.locator("#download").is_visible()
+    _no_script_errors(page)
+    page.context.close()

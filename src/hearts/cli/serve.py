@@ -6,6 +6,8 @@ import threading
 
 import typer
 
+from hearts.server.upkeep import ABANDON_AFTER_HOURS
+
 
 def register(app: typer.Typer) -> None:
     @app.command("serve")
@@ -32,6 +34,11 @@ def register(app: typer.Typer) -> None:
             False, help="Compress websocket messages (permessage-deflate): less traffic, more server CPU per message."
         ),
         log_level: str = typer.Option("info", help="Server log level (debug, info, warning, error)."),
+        abandon_after: float = typer.Option(
+            ABANDON_AFTER_HOURS,
+            "--abandon-after",
+            help="Hours without a move and with nobody at the table after which a game is closed as abandoned.",
+        ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
         import sys
@@ -39,6 +46,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from hearts.server.app import create_app
+        from hearts.server.privacy import log_config, mask_url
         from hearts.server.protocol import MAX_MESSAGE_BYTES
         from hearts.server.storage import default_url
 
@@ -64,11 +72,15 @@ def register(app: typer.Typer) -> None:
         if not 0 <= pause <= 30:
             typer.echo(f"error: --pause must be from 0 to 30 seconds, not {pause}", err=True)
             raise typer.Exit(2)
+        if not 0 < abandon_after <= 24 * 365:
+            typer.echo(f"error: --abandon-after must be hours from 0 to 8760, not {abandon_after}", err=True)
+            raise typer.Exit(2)
         url = db or default_url()
+        shown_url = mask_url(url)  # the URL may hold the database's password: never print it
         try:
-            app_ = create_app(url, bots=bots, pause=pause)
+            app_ = create_app(url, bots=bots, pause=pause, abandon_after=abandon_after * 3600)
         except Exception as exc:  # a bad URL or an unreachable database: say which
-            typer.echo(f"error: cannot open the database {url!r}: {exc}", err=True)
+            typer.echo(f"error: cannot open the database {shown_url!r}: {mask_secret(str(exc), url)}", err=True)
             raise typer.Exit(2) from None
         # Storage commits and computer players run in threads; a short GIL switch interval hands the
         # event loop back to them (and them back to it) sooner, which cuts latency under load.
@@ -77,17 +89,29 @@ def register(app: typer.Typer) -> None:
         # so the first hard or expert seat or hint does not wait for them.
         threading.Thread(target=_warm_search_kernels, name="hearts-warm-up", daemon=True).start()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        typer.echo(f"hearts: open http://{shown}:{port}/ to play  (database: {url})")
+        typer.echo(f"hearts: open http://{shown}:{port}/ to play  (database: {shown_url})")
         uvicorn.run(
             app_,
             host=host,
             port=port,
             log_level=log_level,
+            log_config=log_config(),  # uvicorn's, with link tokens taken out of every line
             ws_max_size=MAX_MESSAGE_BYTES * 4,  # the protocol closes bigger frames before they are read
             ws_ping_interval=20,
             ws_ping_timeout=20,
             ws_per_message_deflate=compress,
         )
+
+
+def mask_secret(text: str, url: str) -> str:
+    """``text`` (a driver's error) with the password of ``url``, if it has one, masked."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        password = make_url(url).password
+    except Exception:  # noqa: BLE001 - an unreadable URL: there is no password to find in it
+        return text
+    return text.replace(str(password), "***") if password else text
 
 
 def _warm_search_kernels() -> None:

@@ -38,7 +38,7 @@ from hearts.core.events import (
     event_to_dict,
     visible_to,
 )
-from hearts.core.game import Game, seeded_deal
+from hearts.core.game import Game, keyed_deal, seeded_deal
 from hearts.core.hand import HandState, Phase, Trick, deal_cards, seat_name
 from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard, move_from_dict, move_to_dict
 from hearts.core.record import GameRecord, HandRecord, TrickRecord, dumps, loads
@@ -59,7 +59,7 @@ __all__ = [
     "Suit", "cards_of", "mask_of", "CardParseError", "HeartsError", "IllegalMoveError", "OutOfTurnError",
     "RecordError", "RulesError", "CardPlayed", "CardsPassed", "CardsReceived", "Event", "GameOver",
     "HandScored", "HandStarted", "HeartsBroken", "MoonChosen", "MoonShot", "TrickWon", "event_to_dict",
-    "visible_to", "Game", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
+    "visible_to", "Game", "keyed_deal", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
     "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
     "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS",

@@ -11,13 +11,14 @@
 
 from __future__ import annotations
 
+import hmac
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from hearts.core.cards import Card, CardSet
+from hearts.core.cards import Card, CardSet, cards_of
 from hearts.core.errors import HeartsError, OutOfTurnError
 from hearts.core.events import Event, GameOver, HandScored, HandStarted
-from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, seat_name
+from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, deal_deck, seat_name
 from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
 from hearts.core.rules import MoonOption, Rules, TieRule
 
@@ -29,17 +30,74 @@ def seeded_deal(rules: Rules, seed: int, hand_number: int) -> tuple[int, ...]:
     return deal_cards(rules, random.Random(f"hearts:{seed}:{hand_number}"))
 
 
+#: The least length of a deal key: 128 bits, beyond any search.
+KEY_BYTES = 16
+
+
+def keyed_deal(rules: Rules, key: bytes, hand_number: int) -> tuple[int, ...]:
+    """The deal of hand ``hand_number`` at a table whose deals come from the secret ``key``.
+
+    A Fisher-Yates shuffle driven by HMAC-SHA256(key, hand number, block): without the key no
+    deal can be computed, and one hand's cards tell nothing of another's (each hand is its own
+    HMAC input). Unlike :func:`seeded_deal` it does not rest on :mod:`random`, so a stored table
+    deals the same on any Python version. Draws are unbiased (rejection sampling).
+
+    >>> from hearts.core.rules import Rules
+    >>> deal = keyed_deal(Rules(), bytes(16), 0)
+    >>> deal == keyed_deal(Rules(), bytes(16), 0), deal != keyed_deal(Rules(), bytes(16), 1)
+    (True, True)
+    >>> sorted(bin(m).count("1") for m in deal)
+    [13, 13, 13, 13]
+    """
+    if not isinstance(key, bytes) or len(key) < KEY_BYTES:
+        raise HeartsError(f"a deal key is at least {KEY_BYTES} bytes")
+    deck = cards_of(rules.in_play)
+    draw = _KeyedDraws(key, hand_number)
+    for i in range(len(deck) - 1, 0, -1):
+        j = draw.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deal_deck(rules, deck)
+
+
+class _KeyedDraws:
+    """Uniform whole numbers from HMAC-SHA256(key, "hearts-deal:HAND:BLOCK"), a 32-bit word at a time."""
+
+    __slots__ = ("key", "hand", "block", "words")
+
+    def __init__(self, key: bytes, hand_number: int) -> None:
+        self.key, self.hand, self.block = key, hand_number, 0
+        self.words: list[int] = []
+
+    def _word(self) -> int:
+        if not self.words:
+            digest = hmac.digest(self.key, f"hearts-deal:{self.hand}:{self.block}".encode(), "sha256")
+            self.block += 1
+            self.words = [int.from_bytes(digest[i : i + 4], "big") for i in range(28, -4, -4)]
+        return self.words.pop()
+
+    def below(self, n: int) -> int:
+        # Reject the top sliver of words that would make small results likelier than large ones.
+        limit = 2**32 - 2**32 % n
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % n
+
+
 class Game:
     """A whole game of Hearts to the target score.
 
     Deals come from ``deals`` (a mapping or function from hand number to one mask per
-    seat: duplicate play and replays use it) and otherwise from ``seed``.
+    seat: duplicate play and replays use it) and otherwise from ``key`` (a secret: see
+    :func:`keyed_deal`; the served tables deal this way) or, without a key, from ``seed``.
+    A keyed game's :attr:`seed` deals nothing, and its record holds no seed.
     """
 
-    __slots__ = ("rules", "seed", "names", "_deals", "hand", "finished", "totals", "winners")
+    __slots__ = ("rules", "seed", "key", "names", "_deals", "hand", "finished", "totals", "winners")
 
     rules: Rules
     seed: int
+    key: bytes | None
     names: tuple[str, ...]
     hand: HandState
     finished: list[HandState]
@@ -53,8 +111,12 @@ class Game:
         seed: int | None = None,
         deals: Mapping[int, Sequence[int]] | DealSource | None = None,
         names: Sequence[str] | None = None,
+        key: bytes | None = None,
     ) -> None:
         self.rules = rules = rules or Rules()
+        if key is not None and (not isinstance(key, bytes) or len(key) < KEY_BYTES):
+            raise HeartsError(f"a deal key is at least {KEY_BYTES} bytes")
+        self.key = key
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             # The seed goes into records, which hold a whole number: refuse anything else here.
             raise HeartsError(f"a game's seed is a whole number, not {seed!r}")
@@ -85,12 +147,15 @@ class Game:
             return deals(number)
         if deals is not None and number in deals:
             return deals[number]
+        if self.key is not None:
+            return keyed_deal(self.rules, self.key, number)
         return seeded_deal(self.rules, self.seed, number)
 
     def copy(self) -> Game:
         new = Game.__new__(Game)
         new.rules = self.rules
         new.seed = self.seed
+        new.key = self.key
         new.names = self.names
         new._deals = self._deals
         new.hand = self.hand.copy()

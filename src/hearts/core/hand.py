@@ -97,6 +97,11 @@ def deal_cards(rules: Rules, rng: random.Random) -> tuple[int, ...]:
     """Shuffle the cards in play and deal them one at a time, seat 0 first: one mask per seat."""
     deck = cards_of(rules.in_play)
     rng.shuffle(deck)
+    return deal_deck(rules, deck)
+
+
+def deal_deck(rules: Rules, deck: Sequence[Card]) -> tuple[int, ...]:
+    """Deal a shuffled ``deck`` one card at a time, seat 0 first: one mask per seat."""
     n = rules.players
     # Seat s gets every n-th card from the s-th; the sum of distinct bits is their union
     # (twice as fast as or-ing card by card).

@@ -7,6 +7,7 @@ naming the hand, the trick and the rule. See ``docs/records.md``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +21,10 @@ from hearts.core.rules import MoonOption, PassDirection, Rules
 
 FORMAT = "hearts-record"
 FORMAT_VERSION = 1
+
+#: The key a record without a seed deals on with, past its last recorded hand, when replayed: public,
+#: so those hands are no one's secret, and never the original game's (which were dealt from a secret).
+REPLAY_KEY = hashlib.sha256(b"hearts-record: a game dealt from a secret, replayed").digest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +66,7 @@ class HandRecord:
 class GameRecord:
     rules: Rules
     names: tuple[str, ...]
-    seed: int
+    seed: int | None  #: None for a game dealt from a secret key: its deals are only those recorded
     hands: tuple[HandRecord, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]
@@ -76,7 +81,12 @@ class GameRecord:
             hands.append(HandRecord.of(h, tuple(running)))
         if not game.is_over:
             hands.append(HandRecord.of(game.hand, None))
-        return cls(game.rules, game.names, game.seed, tuple(hands), tuple(game.totals), game.winners)
+        seed = None if game.key is not None else game.seed
+        return cls(game.rules, game.names, seed, tuple(hands), tuple(game.totals), game.winners)
+
+    def without_seed(self) -> GameRecord:
+        """The same record with no seed: what may be shown while the game is still being played."""
+        return GameRecord(self.rules, self.names, None, self.hands, self.totals, self.winners)
 
     @property
     def is_complete(self) -> bool:
@@ -93,7 +103,10 @@ class GameRecord:
             except HeartsError as exc:
                 raise RecordError(f"hand {h.number + 1}, deal: {exc}") from None
         try:
-            game = Game(self.rules, seed=self.seed, deals=deals, names=self.names)
+            if self.seed is None:
+                game = Game(self.rules, deals=deals, names=self.names, key=REPLAY_KEY)
+            else:
+                game = Game(self.rules, seed=self.seed, deals=deals, names=self.names)
         except HeartsError as exc:
             raise RecordError(f"hand 1: {exc}") from None
         for i, h in enumerate(self.hands):
@@ -144,7 +157,8 @@ class GameRecord:
         names = tuple(_get(data, "names", list, "record"))
         if len(names) != rules.players or not all(isinstance(x, str) for x in names):
             raise RecordError(f"record names must be {rules.players} strings")
-        seed = _get(data, "seed", int, "record")
+        # null: a game dealt from a secret (its deals are the recorded ones); missing: an error.
+        seed = None if data.get("seed", 0) is None else _get(data, "seed", int, "record")
         return cls(
             rules,
             names,

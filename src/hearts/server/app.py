@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
@@ -25,6 +25,14 @@ from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
 from hearts.server.bodies import BodyLimit
+from hearts.server.privacy import (
+    PLAYER_COOKIE,
+    PLAYER_COOKIE_AGE,
+    client_keys,
+    new_identity,
+    person_key,
+    valid_identity,
+)
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
@@ -82,7 +90,13 @@ class TableSpec(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict, description="rule options that override the preset (Rules.to_dict names)")
     seats: list[SeatSpec] = Field(..., min_length=3, max_length=6)
     options: dict[str, Any] = Field(default_factory=dict, description="pause, think, standin_after, standin_level")
-    seed: int | None = Field(None, ge=0, lt=2**32, description="deal seed (random when omitted)")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=2**32,
+        description="a fixed deal seed, for practice and replays: the table is then marked practice and never "
+        "counted in the statistics (omitted: the deals come from a secret no one can know)",
+    )
 
 
 class QuickSpec(BaseModel):
@@ -120,7 +134,14 @@ def _links(request: Request, table: LiveTable) -> dict[str, Any]:
         ],
         "watch_url": f"{base}/watch/{table.watch_token}",
         "watch_token": table.watch_token,
+        "practice": table.practice,
     }
+
+
+def _player(cookies: Any) -> str | None:
+    """The player key of the browser identity in a request's cookies, if it sent a valid one."""
+    identity = cookies.get(PLAYER_COOKIE)
+    return person_key(identity) if valid_identity(identity) else None
 
 
 class Connection:
@@ -133,6 +154,7 @@ class Connection:
     def __init__(self, ws: WebSocket, seat: int | None) -> None:
         self.ws = ws
         self.seat = seat
+        self.player = _player(ws.cookies)  #: the browser identity's player key (None: none sent)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE_LIMIT)
         self.closing = False
         self.close_code = CLOSE_NORMAL
@@ -184,12 +206,19 @@ class Connection:
         self.task.cancel()
 
 
-def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pause: float | None = None) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    bots: dict[str, str] | None = None,
+    pause: float | None = None,
+    abandon_after: float | None = None,
+) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
-    ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause."""
+    ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
+    ``abandon_after``: seconds without a move and without a person connected after which a game is
+    abandoned (default :data:`~hearts.server.upkeep.ABANDON_AFTER_HOURS`)."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause)
+    manager = TableManager(storage, bots=bots, pause=pause, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -216,6 +245,14 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         back: it may be huge, or hold text no response can carry (an unpaired surrogate escape)."""
         detail = [{"loc": [str(part) for part in e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
         return Response(json.dumps({"detail": detail}, ensure_ascii=True), status_code=422, media_type="application/json")
+
+    @app.middleware("http")
+    async def identify(request: Request, call_next: Any) -> Response:
+        """Give a browser its identity (a cookie only this server reads) the first time it comes."""
+        response: Response = await call_next(request)
+        if not valid_identity(request.cookies.get(PLAYER_COOKIE)):
+            response.set_cookie(PLAYER_COOKIE, new_identity(), max_age=PLAYER_COOKIE_AGE, httponly=True, samesite="lax")
+        return response
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -268,17 +305,18 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
             "table_options": DEFAULT_OPTIONS | {"pause": manager.default_pause},
         }
 
-    async def _create(spec: TableSpec) -> LiveTable:
+    async def _create(spec: TableSpec, request: Request) -> LiveTable:
         try:
             rules = Rules.preset(spec.preset, **_rule_options(spec.rules, spec.preset))
-            return await manager.create(rules, [(s.kind, s.level, s.name) for s in spec.seats], spec.options, spec.seed)
+            seats: list[tuple[str, str | None, str | None]] = [(s.kind, s.level, s.name) for s in spec.seats]
+            return await manager.create(rules, seats, spec.options, spec.seed, creator=_player(request.cookies))
         except (HeartsError, ValueError, TypeError) as exc:
             raise HTTPException(422, str(exc)) from None
 
     @app.post("/api/tables", tags=["tables"])
     async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
         """Create a table; the answer holds each person's secret join link and the watch link."""
-        return _links(request, await _create(spec))
+        return _links(request, await _create(spec, request))
 
     @app.post("/api/quick", tags=["tables"])
     async def quick_game(spec: QuickSpec, request: Request) -> dict[str, Any]:
@@ -288,7 +326,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
             raise HTTPException(422, f"'levels' needs {spec.players - 1} levels, one per computer seat, not {len(levels)}")
         seats = [SeatSpec(kind="human", level=None, name=spec.name)]
         seats += [SeatSpec(kind="computer", level=lv, name=None) for lv in levels]
-        table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None))
+        table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None), request)
         out = _links(request, table)
         out["play_url"] = out["seats"][0]["join_url"]
         return out
@@ -302,13 +340,14 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return table.summary()
 
     @app.post("/api/tables/{table_id}/fill", tags=["tables"])
-    async def fill(table_id: TableId, spec: FillSpec) -> dict[str, Any]:
-        """Seat computer players in every seat no person has joined; needs one of the table's join tokens."""
+    async def fill(table_id: TableId, spec: FillSpec, request: Request) -> dict[str, Any]:
+        """Seat computer players in every seat no person has joined; needs one of the table's join tokens,
+        and the table's creator or seats left empty for a while (see docs/server.md)."""
         found = await manager.resolve(spec.token)
         if found is None or found[0].id != table_id or found[1] is None:
             raise HTTPException(403, "that token is not a seat's join token at this table")
         try:
-            seats = await manager.fill(found[0], spec.level)
+            seats = await manager.fill(found[0], spec.level, client_keys(_player(request.cookies), spec.token))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         return {"filled": seats}
@@ -343,15 +382,32 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         return out
 
     @app.get("/api/tables/{table_id}/record", tags=["history"], response_class=PlainTextResponse)
-    def record(
-        table_id: TableId, hand: Annotated[int | None, Query(ge=1, le=MAX_HAND, description="through this hand (1-based)")] = None
+    async def record(
+        table_id: TableId,
+        hand: Annotated[int | None, Query(ge=1, le=MAX_HAND, description="through this hand (1-based)")] = None,
+        x_hearts_token: str | None = Header(None),
     ) -> Response:
         """The game's record (the engine's format) through its last finished hand, or through ``hand``
-        (1-based). A hand still being played is never included: its cards are secret."""
-        text = storage.hand_record(table_id, None if hand is None else hand - 1)
+        (1-based). Once the game is over (or abandoned), to anyone. While it is played, only to a seat
+        of the table (its join token in the ``X-Hearts-Token`` header), with the finished hands only
+        and no seed. See docs/server.md, "Records and secrets"."""
+        status = await asyncio.to_thread(storage.table_status, table_id)
+        if status is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        playing = status[0] == "playing"
+        if playing:
+            found = await manager.resolve(x_hearts_token) if x_hearts_token and len(x_hearts_token) <= 64 else None
+            if found is None or found[0].id != table_id or found[1] is None:
+                raise HTTPException(
+                    403,
+                    "this game is still being played: its record can be downloaded when it is over "
+                    "(until then a seat can download the finished hands from its table page)",
+                )
+        text = await asyncio.to_thread(storage.hand_record, table_id, None if hand is None else hand - 1)
         if text is None:
             raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
-        pretty = dumps(loads(text))
+        game_record = loads(text)
+        pretty = dumps(game_record.without_seed() if playing else game_record)
         name = f"hearts-{table_id}" + (f"-hand{hand}" if hand else "") + ".json"
         return Response(pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -2,9 +2,12 @@
 
 What is stored, and why it is enough to resume any table exactly:
 
-* ``tables``: the rules, the seed, the seat names and the table's options. With the seed the
-  engine deals every hand again identically (:func:`hearts.core.game.seeded_deal`).
-* ``seats``: who sits where (a person by secret link, a computer level or a registered bot).
+* ``tables``: the rules, the deal secret (or, at a practice table, the seed its creator chose), the
+  seat names and the table's options. With them the engine deals every hand again identically
+  (:func:`hearts.core.game.keyed_deal`, :func:`hearts.core.game.seeded_deal`). The secret never
+  leaves the server: no read here returns it except :meth:`Storage.load_table`.
+* ``seats``: who sits where (a person by secret link, a computer level or a registered bot), and the
+  hash of the person's stable identity (``docs/server.md``, "Players and statistics").
 * ``actions``: every move, in order, as the engine's JSON form (:func:`hearts.core.moves.move_to_dict`).
   A table is rebuilt by replaying them through :class:`~hearts.core.game.Game`, which re-checks each one.
 * ``hands``: each finished hand, with the engine's record (:func:`hearts.core.record.dumps`) of the
@@ -36,10 +39,13 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
+    inspect,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.schema import CreateColumn
 
 metadata = MetaData()
 
@@ -50,7 +56,7 @@ tables_t = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("rules", Text, nullable=False),  # Rules.to_dict() as JSON
-    Column("seed", BigInteger, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # the computer players' seed; the deals' only at a practice table
     Column("names", Text, nullable=False),  # JSON list of seat names
     Column("options", Text, nullable=False),  # JSON object: pause, stand-in settings
     Column("watch_token", String(64), nullable=False, unique=True),
@@ -58,6 +64,10 @@ tables_t = Table(
     Column("totals", Text, nullable=False),  # JSON list, after the last finished hand
     Column("winners", Text, nullable=False),  # JSON list, empty until the game is over
     Column("hands_done", Integer, nullable=False),
+    # Added after the first release (Storage adds them to an older database): NULL there.
+    Column("secret", String(64), nullable=True),  # hex of the deal key (None: dealt from the seed)
+    Column("practice", Boolean, nullable=False, server_default=false()),  # the creator chose the seed
+    Column("creator", String(80), nullable=True),  # player key of whoever created the table
 )
 
 seats_t = Table(
@@ -69,6 +79,7 @@ seats_t = Table(
     Column("level", String(64), nullable=True),  # computer level or registered bot name
     Column("token", String(64), nullable=True, unique=True),  # secret join token (humans)
     Column("joined", Boolean, nullable=False, default=False),
+    Column("player", String(80), nullable=True),  # player key of the person who took the seat
 )
 
 actions_t = Table(
@@ -96,6 +107,7 @@ hands_t = Table(
     Column("shooter", Integer, nullable=True),
     Column("record", Text, nullable=False),  # hearts.core.record.dumps of the game through this hand
     Column("at", Float, nullable=False),
+    Column("players", Text, nullable=True),  # JSON list: each seat's player key (NULL in older rows)
 )
 
 
@@ -106,6 +118,7 @@ class SeatRow:
     level: str | None
     token: str | None
     joined: bool = False
+    player: str | None = None
 
 
 @dataclass
@@ -124,6 +137,10 @@ class TableRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     actions: list[dict[str, Any]] = field(default_factory=list)  #: filled by load_table
+    secret: str | None = None  #: hex of the deal key; None: the deals come from ``seed``
+    practice: bool = False  #: the creator fixed the seed: shown as practice, never in the statistics
+    creator: str | None = None  #: player key of whoever created the table
+    last_move_at: float = 0.0  #: when the last move was stored (the creation time before any), filled by load_table
 
 
 @dataclass
@@ -154,6 +171,7 @@ class Storage:
         self.url = url or default_url()
         self.engine: Engine = _make_engine(self.url)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     @property
     def is_sqlite(self) -> bool:
@@ -203,12 +221,23 @@ class Storage:
                     totals=json.dumps(row.totals),
                     winners=json.dumps(row.winners),
                     hands_done=row.hands_done,
+                    secret=row.secret,
+                    practice=row.practice,
+                    creator=row.creator,
                 )
             )
             conn.execute(
                 seats_t.insert(),
                 [
-                    {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level, "token": s.token, "joined": s.joined}
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "token": s.token,
+                        "joined": s.joined,
+                        "player": s.player,
+                    }
                     for s in row.seats
                 ],
             )
@@ -236,6 +265,11 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat)).values(**values))
 
+    def set_status(self, table_id: str, status: str) -> None:
+        """Mark a table ``playing``, ``over`` or ``abandoned``."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated_at=time.time()))
+
     # -- reads ------------------------------------------------------------------------
 
     def table_ids(self, status: str | None = None) -> list[str]:
@@ -245,6 +279,12 @@ class Storage:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
+    def table_status(self, table_id: str) -> tuple[str, bool] | None:
+        """(status, practice) of a table, or None if there is no such table."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables_t.c.status, tables_t.c.practice).where(tables_t.c.id == table_id)).first()
+        return None if r is None else (r[0], bool(r[1]))
+
     def load_table(self, table_id: str) -> TableRow | None:
         """The table with its seats and every action in order, or None."""
         with self.engine.connect() as conn:
@@ -252,17 +292,18 @@ class Storage:
             if t is None:
                 return None
             seats = [
-                SeatRow(r.seat, r.kind, r.level, r.token, bool(r.joined))
+                SeatRow(r.seat, r.kind, r.level, r.token, bool(r.joined), r.player)
                 for r in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))
             ]
-            actions = [
-                {"seq": r.seq, "move": json.loads(r.move), "actor": r.actor}
-                for r in conn.execute(
-                    select(actions_t.c.seq, actions_t.c.move, actions_t.c.actor)
-                    .where(actions_t.c.table_id == table_id)
-                    .order_by(actions_t.c.seq)
-                )
-            ]
+            actions = []
+            last_move_at = t["created_at"]
+            for r in conn.execute(
+                select(actions_t.c.seq, actions_t.c.move, actions_t.c.actor, actions_t.c.at)
+                .where(actions_t.c.table_id == table_id)
+                .order_by(actions_t.c.seq)
+            ):
+                actions.append({"seq": r.seq, "move": json.loads(r.move), "actor": r.actor})
+                last_move_at = r.at
         return TableRow(
             id=t["id"],
             rules=json.loads(t["rules"]),
@@ -278,6 +319,10 @@ class Storage:
             created_at=t["created_at"],
             updated_at=t["updated_at"],
             actions=actions,
+            secret=t["secret"],
+            practice=bool(t["practice"]),
+            creator=t["creator"],
+            last_move_at=last_move_at,
         )
 
     def find_token(self, token: str) -> tuple[str, int | None] | None:
@@ -309,6 +354,7 @@ class Storage:
                 "totals": json.loads(r["totals"]),
                 "winners": json.loads(r["winners"]),
                 "hands": r["hands_done"],
+                "practice": bool(r["practice"]),
             }
             for r in rows
         ]
@@ -338,32 +384,55 @@ class Storage:
         return None if r is None else r[0]
 
     def stats(self) -> list[dict[str, Any]]:
-        """Per player name: games finished, wins, hands, average points per hand, moons shot.
+        """Per player: games finished, wins, hands, average points per hand, moons shot.
 
-        Computer seats count under their seat name too, so a person can compare against them.
+        A player is a stable key (see :func:`hearts.server.tables.player_key`), never a display name:
+        a person by the hash of their identity, a computer by its level, a bot by its registered
+        name. Practice tables (a chosen seed) and abandoned games are not counted. Hands stored
+        before player keys existed count under their seat's name, as they did then.
         """
         per: dict[str, dict[str, Any]] = {}
 
-        def entry(name: str, kind: str) -> dict[str, Any]:
-            return per.setdefault(name, {"name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0})
+        def entry(key: str, name: str, kind: str) -> dict[str, Any]:
+            if kind != "human" and ":" in key and not key.startswith("name:"):
+                name = key.partition(":")[2]  # a computer is its level, a bot its registered name
+            e = per.setdefault(key, {"player": key, "name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0})
+            e["name"] = name  # a person's latest name
+            return e
 
         with self.engine.connect() as conn:
-            for r in conn.execute(select(hands_t.c.names, hands_t.c.kinds, hands_t.c.points, hands_t.c.shooter)):
+            counted = {
+                r.id: r
+                for r in conn.execute(
+                    select(tables_t.c.id, tables_t.c.status, tables_t.c.winners).where(
+                        tables_t.c.status.in_(("playing", "over")) & (tables_t.c.practice == false())
+                    )
+                )
+            }
+            last: dict[str, tuple[list[str], list[str], list[str]]] = {}
+            rows = conn.execute(
+                select(hands_t.c.table_id, hands_t.c.names, hands_t.c.kinds, hands_t.c.players, hands_t.c.points, hands_t.c.shooter)
+                .order_by(hands_t.c.at, hands_t.c.table_id, hands_t.c.number)
+            )
+            for r in rows:
+                if r.table_id not in counted:
+                    continue
                 names, kinds, points = json.loads(r.names), json.loads(r.kinds), json.loads(r.points)
-                for seat, name in enumerate(names):
-                    e = entry(name, kinds[seat])
+                keys = json.loads(r.players) if r.players else [f"name:{name}" for name in names]
+                last[r.table_id] = (keys, names, kinds)
+                for seat, key in enumerate(keys):
+                    e = entry(key, names[seat], kinds[seat])
                     e["hands"] += 1
                     e["points"] += points[seat]
                     if r.shooter == seat:
                         e["moons"] += 1
-            over = conn.execute(select(tables_t.c.id, tables_t.c.names, tables_t.c.winners).where(tables_t.c.status == "over")).all()
-            kinds_of: dict[str, dict[int, str]] = {}
-            for s in conn.execute(select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind)):
-                kinds_of.setdefault(s.table_id, {})[s.seat] = s.kind
-        for game in over:
+        for table_id, game in counted.items():
+            if game.status != "over" or table_id not in last:
+                continue
             winners = set(json.loads(game.winners))
-            for seat, name in enumerate(json.loads(game.names)):
-                e = entry(name, kinds_of.get(game.id, {}).get(seat, "human"))
+            keys, names, kinds = last[table_id]
+            for seat, key in enumerate(keys):
+                e = entry(key, names[seat], kinds[seat])
                 e["games"] += 1
                 e["wins"] += seat in winners
         out = []
@@ -374,9 +443,23 @@ class Storage:
         return out
 
 
+def _add_missing_columns(engine: Engine) -> None:
+    """Add the columns a database made by an older version lacks (each nullable or with a default)."""
+    found = inspect(engine)
+    with engine.begin() as conn:
+        for table in metadata.sorted_tables:
+            have = {c["name"] for c in found.get_columns(table.name)}
+            for column in table.columns:
+                if column.name not in have:
+                    ddl = CreateColumn(column).compile(dialect=engine.dialect)
+                    conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {ddl}")
+
+
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # hide_parameters: a failed statement's error (and so any log line or traceback) never shows
+        # the values it wrote: join tokens, deal secrets.
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -396,4 +479,4 @@ def _make_engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
         # SQLAlchemy's default PostgreSQL driver is psycopg2; the project's optional extra installs psycopg 3.
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)

@@ -42,8 +42,10 @@ from hearts.core.events import Event
 from hearts.players import LEVELS, Player, make_player
 from hearts.players.registry import bot_spec
 from hearts.server.messages import ClientMessage, Fill, Moon, Pass, Play
+from hearts.server.privacy import client_keys, player_key, seat_key
 from hearts.server.protocol import encode, events_for
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
+from hearts.server.upkeep import ABANDON_AFTER_HOURS, fill_refusal, sweep
 
 log = logging.getLogger("hearts.server")
 
@@ -93,10 +95,16 @@ class Seat:
     joined: bool = False
     clients: set[Sender] = field(default_factory=set)
     away_since: float = field(default_factory=time.monotonic)
+    player: str | None = None  #: the person's player key, once they joined
 
     @property
     def connected(self) -> bool:
         return bool(self.clients)
+
+    @property
+    def key(self) -> str:
+        """Whom this seat's results count for (a stable key, never a name or a token)."""
+        return player_key(self.kind, self.level, self.player, self.token)
 
 
 class GroupWriter:
@@ -175,9 +183,16 @@ class LiveTable:
         self.names = list(row.names)
         self.options = {**DEFAULT_OPTIONS, **row.options}
         self.watch_token = row.watch_token
-        self.seats = [Seat(s.seat, s.kind, s.level, s.token, s.joined) for s in row.seats]
+        self.seats = [Seat(s.seat, s.kind, s.level, s.token, s.joined, player=s.player) for s in row.seats]
         self.spectators: set[Sender] = set()
-        self.game = Game(self.rules, seed=self.seed, names=self.names)
+        # A table deals from its secret key; only a practice table (or one made before keys) from its seed.
+        key = bytes.fromhex(row.secret) if row.secret else None
+        self.practice = row.practice
+        self.creator = row.creator
+        self.created_at = row.created_at
+        self.last_move_at = row.last_move_at or row.created_at  #: wall-clock time of the last move
+        self.abandoned = row.status == "abandoned"
+        self.game = Game(self.rules, seed=self.seed, names=self.names, key=key)
         self.seq = 0
         self.lock = asyncio.Lock()
         self.players: dict[tuple[int, str], Player] = {}
@@ -223,6 +238,8 @@ class LiveTable:
             "winners": list(self.game.winners),
             "hands_done": len(self.game.finished),
             "spectators": len(self.spectators),
+            "practice": self.practice,
+            "status": "abandoned" if self.abandoned else "over" if self.game.is_over else "playing",
         }
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
@@ -266,9 +283,11 @@ class LiveTable:
             else:
                 s = self.seats[seat]
                 s.clients.add(client)
-                if not s.joined:
+                if not s.joined or (s.player is None and s.kind == "human"):
+                    # The first person to come by the link takes the seat: their results count for them.
                     s.joined = True
-                    await self.manager.writer.run(self.manager.storage.update_seat, self.id, seat, joined=True)
+                    s.player = s.player or getattr(client, "player", None) or (seat_key(s.token) if s.token else None)
+                    await self.manager.writer.run(self.manager.storage.update_seat, self.id, seat, joined=True, player=s.player)
                 self.stand_in[seat] = False
             client.send(self.welcome(seat))
             self._broadcast_presence()
@@ -303,6 +322,8 @@ class LiveTable:
             return None
         if seat is None:
             return f"spectators cannot send {kind!r}: open the table with a seat's link to play"
+        if self.abandoned:
+            return "this game was abandoned (no move and nobody here for a long time): start a new one from the lobby"
         if kind == "hint":
             # One hint at a time per connection: hints think in the shared pool with the computer seats.
             if client.hinting:
@@ -315,7 +336,7 @@ class LiveTable:
         if isinstance(message, Fill):
             level = message.level or "random"
             try:
-                await self.manager.fill(self, level)
+                await self.manager.fill(self, level, self._who(client))
             except ValueError as exc:
                 return str(exc)
             return None
@@ -334,6 +355,11 @@ class LiveTable:
                 return str(exc)
         self.kick()
         return None
+
+    def _who(self, client: Sender) -> set[str]:
+        """The player keys a seated client answers to: its browser identity's and its seat link's."""
+        assert client.seat is not None
+        return client_keys(getattr(client, "player", None), self.seats[client.seat].token)
 
     def _stale(self, seat: int, seq: int | None) -> str | None:
         """Why a move that answered the view at ``seq`` is out of date, or None.
@@ -378,6 +404,7 @@ class LiveTable:
                         "number": e.hand_number,
                         "names": json.dumps(self.names),
                         "kinds": json.dumps([s.kind for s in self.seats]),
+                        "players": json.dumps([s.key for s in self.seats]),
                         "points": json.dumps(list(e.points)),
                         "totals": json.dumps(list(e.totals)),
                         "shooter": hand.shooter,
@@ -388,6 +415,7 @@ class LiveTable:
             if any(isinstance(e, GameOver) for e in events):
                 write.table_update.update(status="over", winners=list(after.winners))
         await self.manager.writer.submit(write)
+        self.last_move_at = time.time()
         self.game = after
         self.seq = seq
         self.seat_seq[move.seat] = seq
@@ -455,7 +483,7 @@ class LiveTable:
 
     def kick(self) -> None:
         """Something changed: let the driver look again at who must move."""
-        if self.closed:
+        if self.closed or self.abandoned:
             return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
@@ -602,7 +630,13 @@ def hand_detail(game: Game, number: int) -> dict[str, Any]:
 class TableManager:
     """Every live table, the link tokens, the writer and the computer players' thread pool."""
 
-    def __init__(self, storage: Storage, bots: dict[str, str] | None = None, pause: float | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bots: dict[str, str] | None = None,
+        pause: float | None = None,
+        abandon_after: float = ABANDON_AFTER_HOURS * 3600,
+    ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hearts-think")
@@ -613,6 +647,8 @@ class TableManager:
         self.default_pause = DEFAULT_OPTIONS["pause"] if pause is None else pause
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None
+        self.abandon_after = abandon_after  #: seconds (see :func:`hearts.server.upkeep.abandon_idle`)
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Start the writer and the checkpointer, and resume every unfinished table."""
@@ -626,6 +662,7 @@ class TableManager:
                 table.kick()
         if ids:
             log.info("resumed %d tables", len(ids))
+        self._sweeper = asyncio.get_running_loop().create_task(sweep(self), name="hearts-abandon")
 
     async def _checkpoints(self, every: float = 2.0) -> None:
         """Checkpoint SQLite's log every few seconds on a thread of its own (see Storage.checkpoint)."""
@@ -644,6 +681,8 @@ class TableManager:
     async def stop(self) -> None:
         if self._checkpointer is not None:
             self._checkpointer.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
         await self.writer.stop()
@@ -703,8 +742,15 @@ class TableManager:
         seats: list[tuple[str, str | None, str | None]],
         options: dict[str, Any] | None = None,
         seed: int | None = None,
+        creator: str | None = None,
     ) -> LiveTable:
-        """A new table. ``seats`` holds (kind, level or bot name, name) per seat; raise ValueError on bad input."""
+        """A new table. ``seats`` holds (kind, level or bot name, name) per seat; raise ValueError on bad input.
+
+        The deals come from a fresh 256-bit secret (:func:`hearts.core.game.keyed_deal`) unless a
+        ``seed`` is given: then the table is a practice table, marked so and never counted in the
+        statistics. ``creator`` is the creating browser's player key; without one, whoever holds the
+        first person's seat link counts as the creator (see :func:`hearts.server.upkeep.fill_refusal`).
+        """
         if len(seats) != rules.players:
             raise ValueError(f"the rules seat {rules.players} players, but {len(seats)} seats were given")
         opts = {**DEFAULT_OPTIONS, "pause": self.default_pause}
@@ -713,11 +759,13 @@ class TableManager:
                 raise ValueError(f"unknown table option {key!r}: known are {', '.join(DEFAULT_OPTIONS)}")
             opts[key] = value
         _check_options(opts)
-        rows = []
+        rows: list[SeatRow] = []
         names = []
         for i, (kind, level, name) in enumerate(seats):
             level = self.check_seat(kind, level)
             rows.append(SeatRow(i, kind, level, new_token() if kind == "human" else None))
+            if creator is None and rows[-1].token:
+                creator = seat_key(rows[-1].token)
             default = seat_name(i, rules.players)
             if kind != "human":
                 default = f"{default} ({level})"
@@ -725,12 +773,15 @@ class TableManager:
         row = TableRow(
             id=secrets.token_hex(6),
             rules=rules.to_dict(),
-            seed=secrets.randbits(32) if seed is None else seed,
+            seed=secrets.randbits(32) if seed is None else seed,  # at a keyed table: the computer players' only
             names=names,
             options=opts,
             watch_token=new_token(),
             seats=rows,
             totals=[0] * rules.players,
+            secret=secrets.token_bytes(32).hex() if seed is None else None,
+            practice=seed is not None,
+            creator=creator,
         )
         await self.writer.run(self.storage.create_table, row)
         table = await self.get(row.id)
@@ -738,11 +789,18 @@ class TableManager:
         table.kick()
         return table
 
-    async def fill(self, table: LiveTable, level: str) -> list[int]:
-        """Seat computer players of ``level`` in every seat no person has joined yet; return those seats."""
+    async def fill(self, table: LiveTable, level: str, who: set[str]) -> list[int]:
+        """Seat computer players of ``level`` in every seat no person has joined yet; return those seats.
+
+        ``who`` are the asking client's player keys: see :func:`hearts.server.upkeep.fill_refusal` for who may.
+        """
         level = self.check_seat("computer", level) or "random"
         filled = []
         async with table.lock:
+            if any(s.kind == "human" and not s.joined for s in table.seats):
+                refused = fill_refusal(table.creator, table.created_at, who, time.time())
+                if refused:
+                    raise ValueError(refused)
             for s in table.seats:
                 if s.kind == "human" and not s.joined:
                     await self.writer.run(self.storage.update_seat, table.id, s.seat, kind="computer", level=level, token=None)

@@ -153,7 +153,7 @@ def game_account(record: GameRecord) -> str:
     preset = rules.name
     lines = [
         f"Hearts: {rules.players} players, {'the ' + preset + ' rules' if preset else 'custom rules'}, "
-        f"to {rules.target} points (seed {record.seed})",
+        f"to {rules.target} points" + ("" if record.seed is None else f" (seed {record.seed})"),
         "Players: " + ", ".join(f"{name} (seat {seat})" for seat, name in enumerate(names)),
     ]
     for story in game_stories(game):

@@ -7,23 +7,24 @@ function when(t) { return new Date(t * 1000).toLocaleString(); }
 
 async function loadStats() {
   const rows = await (await fetch("/api/stats")).json();
-  if (!rows.length) { $("stats").textContent = "No hands finished yet."; return; }
-  let html = `<table class="sheet"><thead><tr><th>Player</th><th>Games</th><th>Wins</th><th>Hands</th><th>Average points a hand</th><th>Moons</th></tr></thead><tbody>`;
+  if (!rows.length) { $("stats").textContent = "No hands counted yet (practice games, with a fixed seed, and abandoned games are not counted)."; return; }
+  // One row per player (a person by their browser, a computer by its level), never merged by name.
+  let html = `<p class="muted">Practice games (a fixed seed) and abandoned games are not counted.</p><table class="sheet"><thead><tr><th>Player</th><th>Games</th><th>Wins</th><th>Hands</th><th>Average points a hand</th><th>Moons</th></tr></thead><tbody>`;
   for (const r of rows) {
-    html += `<tr><td>${escapeHtml(r.name)}${r.kind !== "human" ? ` <span class="muted">(${escapeHtml(r.kind)})</span>` : ""}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.hands}</td><td>${r.average_points ?? "–"}</td><td>${r.moons}</td></tr>`;
+    html += `<tr><td title="${escapeHtml(r.player)}">${escapeHtml(r.name)}${r.kind !== "human" ? ` <span class="muted">(${escapeHtml(r.kind)})</span>` : ""}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.hands}</td><td>${r.average_points ?? "–"}</td><td>${r.moons}</td></tr>`;
   }
   $("stats").innerHTML = html + "</tbody></table>";
   $("stats").classList.remove("muted");
 }
 
-async function toggleHands(id, cell, button) {
+async function toggleHands(id, cell, button, done) {
   if (cell.dataset.loaded) { cell.hidden = !cell.hidden; return; }
   const hands = await (await fetch(`/api/tables/${id}/hands`)).json();
   cell.dataset.loaded = "1";
   if (!hands.length) { cell.textContent = "No hand finished yet."; return; }
   cell.innerHTML = hands.map((h) =>
     `<div class="link-row">Hand ${h.number}: ${h.points.join(" / ")} (totals ${h.totals.join(" / ")}) ` +
-    `<a href="/replay/${id}/${h.number}">replay</a> <a href="/api/tables/${id}/record?hand=${h.number}">record</a></div>`).join("");
+    `<a href="/replay/${id}/${h.number}">replay</a>${done ? ` <a href="/api/tables/${id}/record?hand=${h.number}">record</a>` : ""}</div>`).join("");
   button.setAttribute("aria-expanded", "true");
 }
 
@@ -39,7 +40,9 @@ async function loadGames() {
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");
-    const result = g.status === "over" ? `${g.winners.map((w) => escapeHtml(g.names[w])).join(" & ")} won` : "in progress";
+    const result = (g.status === "over" ? `${g.winners.map((w) => escapeHtml(g.names[w])).join(" & ")} won` : g.status === "abandoned" ? "abandoned" : "in progress") +
+      (g.practice ? ` <span class="badge" title="Dealt from a seed chosen when the table was made: not counted in the statistics">practice · fixed seed</span>` : "");
+    const done = g.status !== "playing";  // a game's record is everyone's once it is over
     tr.innerHTML = `<td>${when(g.created_at)}</td><td class="l">${g.names.map((n, i) => `${escapeHtml(n)}${g.seats[i] && g.seats[i] !== "human" && !n.includes(g.seats[i]) ? ` <span class="muted">(${escapeHtml(g.seats[i])})</span>` : ""}`).join(", ")}</td>` +
       `<td>${g.totals.join(" / ")}</td><td>${g.hands}</td><td class="l">${result}</td><td></td>`;
     const btn = document.createElement("button");
@@ -47,9 +50,9 @@ async function loadGames() {
     const more = document.createElement("tr");
     const cell = document.createElement("td");
     cell.colSpan = 6; cell.hidden = true; more.appendChild(cell);
-    btn.onclick = () => { cell.hidden = false; toggleHands(g.id, cell, btn); };
+    btn.onclick = () => { cell.hidden = false; toggleHands(g.id, cell, btn, done); };
     tr.lastChild.appendChild(btn);
-    if (g.hands) {
+    if (g.hands && done) {
       const dl = document.createElement("a");
       dl.href = `/api/tables/${g.id}/record`; dl.textContent = " record"; dl.setAttribute("aria-label", "Download the game record");
       tr.lastChild.appendChild(dl);

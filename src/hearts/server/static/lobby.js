@@ -116,6 +116,11 @@ function showLinks(data) {
   watch.innerHTML = `<strong>Watch</strong> <code>${escapeHtml(data.watch_url)}</code>`;
   watch.appendChild(copyButton(data.watch_url));
   box.appendChild(watch);
+  if (data.practice) {
+    const note = document.createElement("p");
+    note.innerHTML = `<span class="badge">practice · fixed seed</span> dealt from a chosen seed: not counted in the statistics`;
+    box.appendChild(note);
+  }
   $("created").hidden = false;
 }
 

@@ -78,6 +78,13 @@ async function init() {
   $("summary").textContent = `Pass ${H.direction}. Scores this hand: ${H.seats.map((s) => `${s.name} ${s.score}`).join(", ")}.` +
     (H.shooter !== null ? ` ${H.names[H.shooter]} shot the moon.` : "") + ` Totals after it: ${H.totals.join(" / ")}.`;
   $("download").href = `/api/tables/${TABLE}/record?hand=${H.number}`;
+  // While the game is played its record is its seats' alone (they download it from the table page).
+  const info = await fetch(`/api/tables/${TABLE}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  if (info && info.status === "playing") {
+    $("download").style.display = "none";
+    $("summary").textContent += " The record can be downloaded here once the game is over.";
+  }
+  if (info && info.practice) $("summary").textContent += " (A practice table: dealt from a fixed seed.)";
   buildPlays();
   $("start").onclick = () => go(0);
   $("end").onclick = () => go(plays.length);

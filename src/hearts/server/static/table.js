@@ -119,6 +119,11 @@ function renderChips() {
   add(v.hearts_broken ? "♥ broken" : "♥ not broken", v.hearts_broken ? "on" : "");
   add(`to ${v.rules.target}`);
   if (S.seat === null) add("watching");
+  if (S.table && S.table.practice) {
+    add("practice · fixed seed", "practice");
+    chips.lastChild.title = "Dealt from a seed chosen when the table was made: not counted in the statistics";
+  }
+  if (S.table && S.table.status === "abandoned") add("abandoned");
 }
 
 function renderSeats() {
@@ -405,12 +410,32 @@ function showHandOver(hand, winners) {
     `<p style="display:flex;gap:.6rem;flex-wrap:wrap">` +
     (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
     `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
-    `<a class="btn secondary" href="/api/tables/${tableId}/record?hand=${hand.number}">Download record</a>` +
+    (winners || ROLE === "player" ? `<button class="btn secondary" id="download-record">Download record</button>` : "") +
     (winners ? `<button class="btn secondary" data-close>Close</button>` : "") + `</p>`,
     winners ? null : "next-hand",
   );
   d.querySelector("#deal-slot").replaceWith(deal);
   d.querySelectorAll("[data-close]").forEach((b) => (b.onclick = closeDialog));
+  const dl = d.querySelector("#download-record");
+  if (dl) dl.onclick = () => downloadRecord(hand.number);
+}
+
+// While the game is played its record (the finished hands) is the seats' alone: the seat's token goes
+// in a header, never in a URL (which would land in logs and browser history).
+async function downloadRecord(number) {
+  const id = S.table.id;
+  try {
+    const res = await fetch(`/api/tables/${id}/record?hand=${number}`, ROLE === "player" ? { headers: { "X-Hearts-Token": TOKEN } } : {});
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({}));
+      throw new Error(typeof data.detail === "string" ? data.detail : `HTTP ${res.status}`);
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement("a");
+    a.href = url; a.download = `hearts-${id}-hand${number}.json`;
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (e) { showMessage(`No record: ${e.message}`, true); }
 }
 
 async function loadScores() {
