@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from hearts.cli import app
-from hearts.core import CardSet, Game, GameRecord, MoonScoring, Phase, Rules, dumps
+from hearts.core import Card, CardSet, Game, GameRecord, MoonScoring, Phase, Rules, dumps
 
 runner = CliRunner()
 
@@ -101,7 +101,9 @@ def test_record_with_an_illegal_card_names_hand_trick_and_rule(tmp_path: Path) -
     path.write_text(json.dumps(data), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path), "--text"])
     assert result.exit_code == 2
-    assert "hand 1, trick 1" in result.output and "2C" in result.output
+    wrong_card = Card.parse(wrong).symbol()
+    assert f"hand 1, trick 1: illegal play {wrong_card} by " in result.output
+    assert "the first trick must be opened with 2♣" in result.output
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:

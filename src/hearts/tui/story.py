@@ -23,9 +23,11 @@ from hearts.core import (
     PassDirection,
     Phase,
     Rules,
+    SeatView,
     TrickWon,
 )
-from hearts.tui.cardtext import cards_plain, verb
+from hearts.core.events import Event
+from hearts.tui.cardtext import cards_plain, plural, verb
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,35 @@ class HandStory:
         return f"{who} shot the moon, and has yet to choose how it scores"
 
 
+def points_this_hand(view: SeatView) -> tuple[int, ...]:
+    """Each seat's points from the tricks it has taken this hand, as the engine scores them
+    (``Rules.points_taken``: hearts, Q♠ and the bonus card, J♦ −10 in Omnibus); a moon is
+    settled only in the hand's score."""
+    won = [0] * view.players
+    for trick in view.tricks:
+        if trick.winner is not None:
+            for card in trick.cards:
+                won[trick.winner] |= 1 << card
+    return tuple(view.rules.points_taken(mask) for mask in won)
+
+
+def hand_events(hand: HandState) -> list[Event]:
+    """Every event of ``hand`` so far (passes, cards, tricks), told again on a fresh hand dealt the same
+    cards: a resumed table writes its log from these (through ``visible_to``, like any event)."""
+    fresh = HandState(hand.rules, hand.dealt, hand.number)
+    events: list[Event] = []
+    if fresh.phase is Phase.PASS:
+        for seat, mask in enumerate(hand.passed):
+            if mask is not None:
+                events.extend(fresh.pass_cards(seat, CardSet(mask)))
+    for done in hand.tricks:
+        for card in done.cards:
+            events.extend(fresh.play(card))
+    for card in hand.trick:
+        events.extend(fresh.play(card))
+    return events
+
+
 def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandStory:
     """Tell ``hand`` again, step by step, on a fresh hand dealt the same cards."""
     rules = hand.rules
@@ -125,14 +156,18 @@ def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandSt
     )
 
 
+def running_totals(game: Game, hands: int) -> list[int]:
+    """Each seat's total after the first ``hands`` finished hands."""
+    totals = [0] * game.rules.players
+    for hand in game.finished[:hands]:
+        assert hand.scores is not None  # finished hands are scored
+        totals = [a + b for a, b in zip(totals, hand.scores, strict=True)]
+    return totals
+
+
 def game_stories(game: Game) -> list[HandStory]:
     """Every hand of ``game``: the finished ones, then the one in progress (if the game is not over)."""
-    stories = []
-    running = [0] * game.rules.players
-    for hand in game.finished:
-        assert hand.scores is not None
-        running = [a + b for a, b in zip(running, hand.scores, strict=True)]
-        stories.append(hand_story(hand, tuple(running)))
+    stories = [hand_story(hand, tuple(running_totals(game, i + 1))) for i, hand in enumerate(game.finished)]
     if not game.is_over:
         stories.append(hand_story(game.hand))
     return stories
@@ -179,7 +214,7 @@ def game_account(record: GameRecord) -> str:
             if trick.winner is None:
                 lines.append(head + " (in progress)")
             else:
-                pts = f"{trick.points} point{'s' if trick.points != 1 else ''}"
+                pts = plural(trick.points, "point")
                 winner = names[trick.winner]
                 lines.append(f"{head}. {winner} {verb(winner, 'win')} ({pts}).")
             if trick.hearts_broken_by is not None:
