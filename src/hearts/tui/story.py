@@ -4,22 +4,33 @@ A finished :class:`~hearts.core.hand.HandState` holds its deal, passes and trick
 :func:`hand_story` plays them again on a fresh hand so that the points of each
 trick, the moment hearts broke and the moon come from the engine's own events
 rather than from a second copy of the rules. Both the end-of-hand screen, the
-record viewer and the plain account of ``hearts replay`` are built on it.
+record viewer and the plain account of ``hearts replay`` are built on it; the table's
+log tells each event with :func:`event_line`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from rich.text import Text
 
 from hearts.core import (
     Card,
+    CardPlayed,
     CardSet,
+    CardsPassed,
+    CardsReceived,
     Game,
+    GameOver,
     GameRecord,
+    HandScored,
     HandState,
     HeartsBroken,
+    MoonChosen,
     MoonOption,
     MoonScoring,
+    MoonShot,
     PassDirection,
     Phase,
     Rules,
@@ -27,7 +38,7 @@ from hearts.core import (
     TrickWon,
 )
 from hearts.core.events import Event
-from hearts.tui.cardtext import cards_plain, plural, verb
+from hearts.tui.cardtext import card_text, cards_plain, cards_text, plural, verb
 
 
 @dataclass(frozen=True)
@@ -171,6 +182,40 @@ def game_stories(game: Game) -> list[HandStory]:
     if not game.is_over:
         stories.append(hand_story(game.hand))
     return stories
+
+
+def event_line(event: Event, names: Sequence[str], four_colour: bool = False, me: int = 0) -> Text | None:
+    """One event as the table's log tells it to seat ``me`` (None for an event the log leaves out).
+
+    The caller passes only the events ``me`` may see (``visible_to``): another seat's pass
+    arrives without its cards.
+    """
+    fc = four_colour
+    if isinstance(event, CardPlayed):
+        return Text(f"{names[event.seat]}: ") + card_text(event.card, fc)
+    if isinstance(event, TrickWon):
+        who = names[event.seat]
+        points = f" ({event.points:+d})" if event.points else ""
+        return Text(f"  {who} {verb(who, 'take')} trick {event.trick_number + 1}{points}", style="green")
+    if isinstance(event, HeartsBroken):
+        return Text("  ♥ hearts are broken", style="bold red")
+    if isinstance(event, CardsPassed):
+        if event.seat != me:
+            return Text(f"{names[event.seat]} has passed", style="dim")
+        return Text("You passed ") + cards_text(event.cards, fc) + Text(f" to {names[event.to_seat]}")
+    if isinstance(event, CardsReceived):
+        return Text(f"You received from {names[event.from_seat]}: ") + cards_text(event.cards, fc)
+    if isinstance(event, MoonShot):
+        return Text(f"🌕 {names[event.seat]} shot the moon!", style="bold yellow")
+    if isinstance(event, MoonChosen):
+        how = "adds to the others" if event.option is MoonOption.ADD_TO_OTHERS else "subtracts from itself"
+        return Text(f"  {names[event.seat]} {how}", style="yellow")
+    if isinstance(event, HandScored):
+        scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event.points))
+        return Text(f"Hand {event.hand_number + 1}: {scores}", style="bold")
+    if isinstance(event, GameOver):
+        return Text("Game over: " + " and ".join(names[s] for s in event.winners) + " won", style="bold yellow")
+    return None
 
 
 def _scores_line(names: tuple[str, ...], values: tuple[int, ...]) -> str:

@@ -21,16 +21,10 @@ from textual.widgets import Footer, Header, RichLog, Static
 
 from hearts.core import (
     Card,
-    CardPlayed,
     CardSet,
-    CardsPassed,
     CardsReceived,
     ChooseMoon,
-    GameOver,
-    HandScored,
-    HeartsBroken,
     HeartsError,
-    MoonChosen,
     MoonShot,
     PassCards,
     PassDirection,
@@ -46,7 +40,7 @@ from hearts.players import Decision
 from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, plural, refusal_words, verb
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session
-from hearts.tui.story import game_stories, hand_events, hand_story, points_this_hand, running_totals
+from hearts.tui.story import event_line, game_stories, hand_events, hand_story, points_this_hand, running_totals
 from hearts.tui.widgets import CardWidget, HandRow, SeatBox, score_table
 
 
@@ -414,38 +408,9 @@ class TableScreen(Screen[None]):
 
     def log_event(self, event: Event) -> None:
         """Write one event (one the human seat may see) to the log."""
-        names = self.session.names
-        fc = self.session.settings.four_colour
-        if isinstance(event, CardPlayed):
-            self.write_log(Text(f"{names[event.seat]}: ") + card_text(event.card, fc))
-        elif isinstance(event, TrickWon):
-            pts = f" ({event.points:+d})" if event.points else ""
-            self.write_log(
-                Text(
-                    f"  {names[event.seat]} {verb(names[event.seat], 'take')} trick {event.trick_number + 1}{pts}",
-                    style="green",
-                )
-            )
-        elif isinstance(event, HeartsBroken):
-            self.write_log(Text("  ♥ hearts are broken", style="bold red"))
-        elif isinstance(event, CardsPassed) and event.seat != HUMAN:
-            self.write_log(Text(f"{names[event.seat]} has passed", style="dim"))
-        elif isinstance(event, CardsPassed):
-            self.write_log(Text("You passed ") + cards_text(event.cards, fc) + Text(f" to {names[event.to_seat]}"))
-        elif isinstance(event, CardsReceived):
-            self.write_log(Text(f"You received from {names[event.from_seat]}: ") + cards_text(event.cards, fc))
-        elif isinstance(event, MoonShot):
-            self.write_log(Text(f"🌕 {names[event.seat]} shot the moon!", style="bold yellow"))
-        elif isinstance(event, MoonChosen):
-            how = "adds to the others" if event.option.value == "add-to-others" else "subtracts from itself"
-            self.write_log(Text(f"  {names[event.seat]} {how}", style="yellow"))
-        elif isinstance(event, HandScored):
-            scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event.points))
-            self.write_log(Text(f"Hand {event.hand_number + 1}: {scores}", style="bold"))
-        elif isinstance(event, GameOver):
-            self.write_log(
-                Text("Game over: " + " and ".join(names[s] for s in event.winners) + " won", style="bold yellow")
-            )
+        line = event_line(event, self.session.names, self.session.settings.four_colour)
+        if line is not None:
+            self.write_log(line)
 
     def _log_hand_start(self) -> None:
         view = self.session.view()
