@@ -88,6 +88,10 @@ def test_every_unfinished_game_is_kept_and_can_be_resumed(tmp_path: Path, starte
         result = runner.invoke(app, ["play", "--resume", "--save-file", str(path)])
         assert result.exit_code == 0, result.output
     assert {started[-2].game.seed, started[-1].game.seed} == {4, 5}
+    save.unlink()  # with no game in the save file, --resume points to the ones set aside
+    result = runner.invoke(app, ["play", "--resume", "--save-file", str(save)])
+    assert result.exit_code == 2
+    assert f"games set aside for new ones are in {tmp_path / 'saves'}" in result.output.replace("\n", "")
 
 
 @pytest.mark.parametrize(("answer", "seed"), [("\n", 4), ("y\n", 4), ("n\n", 5)])

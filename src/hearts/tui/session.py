@@ -192,7 +192,14 @@ class Session:
         try:
             text = save_path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise SaveError(f"no saved game at {save_path}: start one with 'hearts play'") from None
+            kept = sorted((save_path.parent / SAVES_DIR).glob("*[0-9].json"))
+            others = (
+                f"; games set aside for new ones are in {kept[0].parent} (the latest: "
+                f"hearts play --resume --save-file {kept[-1]})"
+                if kept
+                else ""
+            )
+            raise SaveError(f"no saved game at {save_path}: start one with 'hearts play'{others}") from None
         except OSError as exc:
             raise SaveError(f"cannot read the saved game at {save_path}: {exc}") from None
         try:
