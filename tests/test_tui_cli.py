@@ -181,6 +181,7 @@ def test_help_keeps_its_panels_in_a_wide_terminal() -> None:
         (["--opponents", "grandmaster"], "unknown player level 'grandmaster'"),
         (["--preset", "nope"], "unknown preset 'nope'"),
         (["--seats", "5", "--pass-cycle", "left,across"], "there is no 'across' with 5 players"),
+        (["--pass-cycle", "left,righ"], "unknown pass direction 'righ' (choose left, right, across, hold)"),
         (["--seats", "3", "--opponents", "easy,easy,easy"], "3 opponent levels for 2 computer seats"),
         (["--speed", "warp"], "unknown speed 'warp'"),
         (["--bonus-card", "QS"], "bonus card"),
