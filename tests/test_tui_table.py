@@ -108,13 +108,22 @@ async def test_the_pass_prompt_stays_in_sight_under_a_long_message(tmp_path: Pat
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: human_to_act(app), "the pass")
         assert "Pass 3 cards to West" in screen_text(app)
-        long = "Hint (expert): pass " + "Q♠ A♠ K♠  — " + "the queen and the high spades are the cards most likely to cost you " * 2
-        app.table.say(long)
+        # A hint of two lines at 80 columns: shown whole, and the instruction is still there.
+        hint = "Hint (expert): pass Q♠ A♠ K♠  — the queen and the high spades are the cards most likely to cost you"
+        app.table.say(hint)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Pass 3 cards to West" in text and "(0/3)" in text
+        assert " ".join(text.split()).count(" ".join(hint.split())) == 1
+        assert not app._notifications
+        # One longer than two lines: cut there, and shown whole in a notification.
+        longer = hint + " points" + " when spades are led, and they are led early in most hands" * 2
+        app.table.say(longer)
         await pilot.pause()
         text = screen_text(app)
         assert "Pass 3 cards to West" in text and "(0/3)" in text
         assert "Hint (expert): pass Q♠ A♠ K♠" in text
-        assert any(n.message == long for n in app._notifications)  # the whole of it, in a notification
+        assert [n.message for n in app._notifications] == [longer]
 
 
 async def test_pass_of_one_card_says_card(tmp_path: Path) -> None:

@@ -110,7 +110,9 @@ class TableScreen(Screen[None]):
                 log = RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=10)
                 log.can_focus = False  # the keys belong to the hand, not to scrolling the log
                 yield log
-        yield Static("", id="prompt")
+        with Vertical(id="prompt"):
+            yield Static("", id="message")
+            yield Static("", id="instruction")
         yield HandRow(id="hand")
         yield Footer()
 
@@ -256,10 +258,10 @@ class TableScreen(Screen[None]):
         return any(seat == HUMAN for t in (*view.tricks, view.trick) for seat, _ in t.plays(n))
 
     def _draw_prompt(self, view: SeatView, received: CardSet) -> None:
-        """Two lines above the hand, each one row (cut with … rather than wrapped): the message, then
-        what to do now, so that a long message can never push the instruction out of sight."""
+        """Above the hand: the message (up to two rows), then what to do now on a row of its own,
+        so that a long message can never push the instruction out of sight."""
         names = self.session.names
-        line = Text(no_wrap=True, overflow="ellipsis")
+        line = Text()
         if self.message is not None:
             line.append_text(self.message)
         elif self.typed.text:
@@ -268,7 +270,7 @@ class TableScreen(Screen[None]):
             line.append(f"You received from {names[view.pass_from]}: ")
             line.append_text(cards_text(received, self.session.settings.four_colour))
             line.append("  (highlighted)", style="dim")
-        line.append("\n")
+        message, line = line, Text()
         k = view.rules.pass_count
         if view.phase is Phase.PASS and HUMAN in view.to_move and view.pass_to is not None:
             line.append(
@@ -286,17 +288,18 @@ class TableScreen(Screen[None]):
             line.append("The hand is over.", style="dim")
         else:
             line.append("The others are playing…", style="dim")
-        self.query_one("#prompt", Static).update(line, layout=False)
+        self.query_one("#message", Static).update(message)
+        self.query_one("#instruction", Static).update(line, layout=False)
 
     def say(self, text: str | Text, error: bool = False) -> None:
-        """Show a message above the hand (in red for a refusal); one too long for its line is also
-        shown whole in a notification."""
+        """Show a message above the hand (in red for a refusal); one too long for its two rows is
+        also shown whole in a notification (at the top of the screen, clear of the hand)."""
         self.message = text if isinstance(text, Text) else Text(text, style="bold red" if error else "bold")
         if error:
             self.app.bell()
-        room = self.query_one("#prompt", Static).content_size.width
-        if room and self.message.cell_len > room:
-            self.app.notify(self.message.plain, severity="error" if error else "information", timeout=10)
+        room = self.query_one("#message", Static).content_size.width
+        if room and self.message.cell_len > 2 * room - 4:  # roughly: where wrapping at words would cut it
+            self.app.notify(self.message.plain, severity="error" if error else "information", timeout=10, markup=False)
         self.refresh_table()
 
     def write_log(self, text: Text | str) -> None:
