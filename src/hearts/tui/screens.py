@@ -18,7 +18,7 @@ from hearts.tui.widgets import DealViewer, score_table, suit_legend
 
 KEYS = (
     ("← →", "move along your hand"),
-    ("Enter", "play the card under the cursor / pass the marked cards"),
+    ("Enter", "play the card under the cursor; while passing, mark it and move on, then pass"),
     ("Space", "mark or unmark a card to pass"),
     ("qs, 10h, th", "type a card to play it (or mark it while passing)"),
     ("click", "a card plays it (marks it while passing)"),
