@@ -578,3 +578,25 @@ def test_out_of_turn_moves_are_refused_and_change_nothing() -> None:
     passing = Game(Rules(), seed=1)
     with pytest.raises(OutOfTurnError, match="cannot play 2♣ by South: the hand is in the pass phase"):
         passing.play("2C", seat=0)
+
+
+def test_a_refused_move_carries_its_card_seat_and_rule() -> None:
+    """Errors: a face can phrase a refusal itself from the error's fields, which survive pickling."""
+    import pickle
+
+    game = Game(NO_PASSING, deals={0: [CardSet.parse(h).mask for h in DEAL_BREAK]})
+    with pytest.raises(IllegalMoveError) as err:
+        game.play("AH")
+    copy = pickle.loads(pickle.dumps(err.value))
+    assert type(copy) is IllegalMoveError and str(copy) == str(err.value)
+    assert (copy.card, copy.seat, copy.rule, copy.reason) == (Card.parse("AH"), 0, "not-held", "South does not hold A♥")
+    passing = Game(Rules(), seed=1)
+    held = CardSet(passing.hand.hands[0])
+    given = list(held)[:2] + [next(c for c in CardSet.deck() if c not in held)]
+    with pytest.raises(IllegalMoveError) as refused:
+        passing.pass_cards(0, given)
+    assert refused.value.rule == "not-held" and refused.value.cards == CardSet([given[2]])
+    assert str(refused.value) == f"illegal pass by South: South does not hold {given[2].symbol()}"
+    with pytest.raises(OutOfTurnError) as early:
+        passing.play("2C", 0)
+    assert (early.value.rule, early.value.card, early.value.seat) == ("phase", Card.parse("2C"), 0)
