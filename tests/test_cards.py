@@ -91,7 +91,7 @@ def test_cardset_operations() -> None:
 
 
 def test_cardset_rejects_repeats_and_bad_cards() -> None:
-    with pytest.raises(CardParseError, match="'QS' is given twice"):
+    with pytest.raises(CardParseError, match="card Q♠ is given twice"):
         CardSet.parse("QS 2C qs")
     with pytest.raises(CardParseError, match="'XX'"):
         CardSet.parse("2C XX")

@@ -80,13 +80,19 @@ def legal(hand: HandState) -> str:
     return str(CardSet(hand.legal_mask()))
 
 
+def state_turn(state: HandState | Game) -> int:
+    return state.turn if isinstance(state, HandState) else state.hand.turn
+
+
 def assert_illegal(state: HandState | Game, card: str, *phrases: str) -> None:
     """Playing ``card`` raises IllegalMoveError naming the card and the rule, and changes nothing."""
     before = snapshot(state)
     with pytest.raises(IllegalMoveError) as err:
         state.play(card)
     message = str(err.value)
-    assert f"'{Card.parse(card)}'" in message
+    parsed = Card.parse(card)
+    assert f"illegal play {parsed.symbol()} by " in message  # the card as people read it
+    assert err.value.card == parsed and err.value.seat == state_turn(state) and err.value.reason
     for phrase in phrases:
         assert phrase in message
     assert snapshot(state) == before
@@ -148,7 +154,7 @@ def test_deal_can_be_given_explicitly_and_is_checked() -> None:
     deck = list(CardSet(three.in_play))
     deck[-1] = Card.parse("2D")  # the removed card dealt in place of AH
     thirds = [CardSet(deck[i * 17 : (i + 1) * 17]).mask for i in range(3)]
-    with pytest.raises(IllegalMoveError, match=r"exactly the cards in play \(off: 2D AH\)"):
+    with pytest.raises(IllegalMoveError, match=r"exactly the cards in play \(off: 2♦ A♥\)"):
         HandState(three, thirds)
 
 
@@ -160,7 +166,7 @@ def test_opening_holder_of_two_of_clubs_must_lead_it() -> None:
     hand = hand_from(NO_PASSING, DEAL_ONLY_HEARTS)
     assert hand.phase is Phase.PLAY and hand.to_move == (0,) and hand.leader == 0
     assert legal(hand) == "2C"
-    assert_illegal(hand, "3C", "the first trick must be opened with 2C")
+    assert_illegal(hand, "3C", "the first trick must be opened with 2♣")
 
 
 def test_opening_lowest_club_in_play_when_two_of_clubs_is_removed() -> None:
@@ -283,8 +289,8 @@ def test_pass_count_option() -> None:
     [
         (0, "2H 3H", IllegalMoveError, "illegal pass by South: pass exactly 3 cards, not 2"),
         (0, "2H 3H 4H 5S", IllegalMoveError, "pass exactly 3 cards, not 4"),
-        (0, "2H 3H AH", IllegalMoveError, "illegal pass by South: South does not hold AH"),
-        (1, ["5H", "5H", "6H"], IllegalMoveError, "illegal pass by West: 5H is given twice"),
+        (0, "2H 3H AH", IllegalMoveError, "illegal pass by South: South does not hold A♥"),
+        (1, ["5H", "5H", "6H"], IllegalMoveError, "illegal pass by West: 5♥ is given twice"),
         (1, ["5H", "XX", "6H"], CardParseError, "'XX'"),
         (7, "2H 3H 4H", OutOfTurnError, "no seat 7 at a table of 4"),
     ],
@@ -308,7 +314,7 @@ def test_pass_only_once_per_hand() -> None:
     game = Game(Rules(), deals={0: [CardSet.parse(h).mask for h in DEAL_BREAK]})
     game.pass_cards(0, cards("2H 3H 4H"))
     before = snapshot(game)
-    with pytest.raises(OutOfTurnError, match="South has already passed 2H 3H 4H"):
+    with pytest.raises(OutOfTurnError, match="South has already passed 2♥ 3♥ 4♥"):
         game.pass_cards(0, cards("2S 3S 4S"))
     assert snapshot(game) == before
 
@@ -539,9 +545,12 @@ def test_illegal_play_names_the_move_and_rule_and_changes_nothing() -> None:
     before = snapshot(game)
     with pytest.raises(IllegalMoveError) as err:
         game.play("3D")
-    assert str(err.value) == "illegal play '3D' by South: the first trick must be opened with 2C"
-    with pytest.raises(IllegalMoveError, match="illegal play 'AH' by South: South does not hold AH"):
+    assert str(err.value) == "illegal play 3♦ by South: the first trick must be opened with 2♣"
+    assert (err.value.card, err.value.seat, err.value.rule) == (Card.parse("3D"), 0, "opening-lead")
+    assert err.value.reason == "the first trick must be opened with 2♣"
+    with pytest.raises(IllegalMoveError, match="illegal play A♥ by South: South does not hold A♥") as held:
         game.play("AH")
+    assert (held.value.card, held.value.seat, held.value.rule) == (Card.parse("AH"), 0, "not-held")
     with pytest.raises(IllegalMoveError):
         game.apply(PlayCard(0, Card.parse("3D")))
     with pytest.raises(CardParseError, match="'ZZ'"):
@@ -555,7 +564,7 @@ def test_out_of_turn_moves_are_refused_and_change_nothing() -> None:
     """State machine: a play by a seat whose turn it is not, or in the wrong phase, is out of turn."""
     game = Game(NO_PASSING, deals={0: [CardSet.parse(h).mask for h in DEAL_BREAK]})
     before = snapshot(game)
-    with pytest.raises(OutOfTurnError, match="cannot play AC: it is South's turn, not West's"):
+    with pytest.raises(OutOfTurnError, match="cannot play A♣: it is South's turn, not West's"):
         game.play("AC", seat=1)
     with pytest.raises(OutOfTurnError, match="no seat 9 at a table of 4"):
         game.play("2C", seat=9)
@@ -567,5 +576,27 @@ def test_out_of_turn_moves_are_refused_and_change_nothing() -> None:
         game.apply("2C")  # type: ignore[arg-type]
     assert snapshot(game) == before
     passing = Game(Rules(), seed=1)
-    with pytest.raises(OutOfTurnError, match="cannot play 2C by South: the hand is in the pass phase"):
+    with pytest.raises(OutOfTurnError, match="cannot play 2♣ by South: the hand is in the pass phase"):
         passing.play("2C", seat=0)
+
+
+def test_a_refused_move_carries_its_card_seat_and_rule() -> None:
+    """Errors: a face can phrase a refusal itself from the error's fields, which survive pickling."""
+    import pickle
+
+    game = Game(NO_PASSING, deals={0: [CardSet.parse(h).mask for h in DEAL_BREAK]})
+    with pytest.raises(IllegalMoveError) as err:
+        game.play("AH")
+    copy = pickle.loads(pickle.dumps(err.value))
+    assert type(copy) is IllegalMoveError and str(copy) == str(err.value)
+    assert (copy.card, copy.seat, copy.rule, copy.reason) == (Card.parse("AH"), 0, "not-held", "South does not hold A♥")
+    passing = Game(Rules(), seed=1)
+    held = CardSet(passing.hand.hands[0])
+    given = list(held)[:2] + [next(c for c in CardSet.deck() if c not in held)]
+    with pytest.raises(IllegalMoveError) as refused:
+        passing.pass_cards(0, given)
+    assert refused.value.rule == "not-held" and refused.value.cards == CardSet([given[2]])
+    assert str(refused.value) == f"illegal pass by South: South does not hold {given[2].symbol()}"
+    with pytest.raises(OutOfTurnError) as early:
+        passing.play("2C", 0)
+    assert (early.value.rule, early.value.card, early.value.seat) == ("phase", Card.parse("2C"), 0)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from hearts.cli import app
-from hearts.core import CardSet, Game, GameRecord, MoonScoring, Phase, Rules, dumps
+from hearts.core import Card, CardSet, Game, GameRecord, MoonScoring, Phase, Rules, dumps
 
 runner = CliRunner()
 
@@ -101,7 +101,9 @@ def test_record_with_an_illegal_card_names_hand_trick_and_rule(tmp_path: Path) -
     path.write_text(json.dumps(data), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path), "--text"])
     assert result.exit_code == 2
-    assert "hand 1, trick 1" in result.output and "2C" in result.output
+    wrong_card = Card.parse(wrong).symbol()
+    assert f"hand 1, trick 1: illegal play {wrong_card} by " in result.output
+    assert "the first trick must be opened with 2♣" in result.output
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -155,3 +157,55 @@ def test_the_viewer_counts_points_taken_trick_by_trick() -> None:
         if words and words[0] in game.names and words[-1].isdigit():  # a seat's row, points last
             rows[words[0]] = int(words[-1])
     assert [rows[name] for name in game.names] == hand.points
+
+
+def _omnibus_jack_with_hearts() -> tuple[Game, int, int]:
+    """A finished Omnibus game, and a hand and trick (0-based) where J♦ fell with a heart, no moon."""
+    rules = Rules.preset("omnibus", target=40)
+    jack = Card.parse("JD")
+    for seed in range(300):
+        game = _finished_game(rules, seed)
+        for h, hand in enumerate(game.finished):
+            for t, trick in enumerate(hand.tricks):
+                if hand.shooter is None and jack in trick.cards and any(c.suit.name == "HEARTS" for c in trick.cards):
+                    return game, h, t
+    raise AssertionError("no seed takes J♦ with a heart")
+
+
+def test_the_bonus_card_counts_in_the_account_of_each_trick(tmp_path: Path) -> None:
+    game, h, t = _omnibus_jack_with_hearts()
+    trick = game.finished[h].tricks[t]
+    mask = sum(1 << c for c in trick.cards)
+    points = game.rules.points_taken(mask)
+    assert points == game.rules.penalty_points(mask) - 10
+    result = runner.invoke(app, ["replay", str(_write(tmp_path, game)), "--text"])
+    assert result.exit_code == 0, result.output
+    hand_text = result.output.split(f"Hand {h + 1}:")[1].split("\nHand ")[0]
+    line = next(x for x in hand_text.splitlines() if x.startswith(f"  Trick {t + 1:>2}:"))
+    winner = game.names[trick.winner]
+    assert line.endswith(f"{winner} wins ({points} point{'s' if points != 1 else ''}).")
+
+
+def test_the_viewer_counts_the_bonus_card_in_the_points_taken() -> None:
+    from rich.console import Console
+
+    from hearts.tui.story import hand_story
+    from hearts.tui.widgets import DealViewer
+
+    game, h, t = _omnibus_jack_with_hearts()
+    hand = game.finished[h]
+    viewer = DealViewer(game.names, hand_story(hand, tuple(hand.scores)))
+    console = Console(width=160, record=True)
+    viewer.step = t + 1  # the trick that took J♦: its outcome line gives its points with the bonus
+    console.print(viewer.render_step())
+    trick = hand.tricks[t]
+    points = game.rules.points_taken(sum(1 << c for c in trick.cards))
+    assert f"{game.names[trick.winner]} wins it: {points} points" in console.export_text()
+    viewer.step = len(hand.tricks)  # the last trick: each seat's points are the hand's scores (no moon)
+    console.print(viewer.render_step())
+    rows = {}
+    for line in console.export_text().splitlines():
+        words = line.split()
+        if words and words[0] in game.names and words[-1].lstrip("-").isdigit():
+            rows[words[0]] = int(words[-1])
+    assert [rows[name] for name in game.names] == list(hand.scores)

@@ -430,7 +430,7 @@ def test_spectators_get_the_public_view_whatever_a_seat_view_holds(client: TestC
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        ({"rules": {"pass_cycle": ["left", "up"]}}, "unknown direction 'up': choose from left, right, across, hold"),
+        ({"rules": {"pass_cycle": ["left", "up"]}}, "unknown pass direction 'up' (choose left, right, across, hold)"),
         ({"options": {"standin_level": [1]}}, "table option 'standin_level' must be one of"),
         ({"seed": 2**64}, "seed"),
         ({"preset": "x" * 100}, "preset"),

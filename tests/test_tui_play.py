@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from hearts.core import Card, CardSet, Game, GameRecord, MoonOption, Phase, Rules, dumps
+from hearts.core import Card, CardSet, Game, GameRecord, HeartsError, MoonOption, Phase, PlayCard, Rules, dumps
 from hearts.tui.app import HeartsApp, TableScreen
+from hearts.tui.cardtext import refusal_words
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session, Settings, settings_path
 from hearts.tui.widgets import CardWidget, DealViewer
@@ -91,9 +92,13 @@ async def test_a_whole_hand_by_keyboard(tmp_path: Path) -> None:
             illegal = [c for c in view.hand if c not in view.legal]
             if illegal and not refused:
                 before = dumps(GameRecord.of(game))
-                reason = game.hand.why_illegal(illegal[0], HUMAN)
+                with pytest.raises(HeartsError) as refusal:
+                    game.check(PlayCard(HUMAN, illegal[0]))
                 await type_card(pilot, illegal[0])
-                assert reason is not None and reason in screen_text(app)
+                # The engine's reason, said to you: "You can't play 5♦: you must follow clubs."
+                said = refusal_words(refusal.value)
+                assert said.startswith("You ") and said in screen_text(app)
+                assert "illegal play" not in screen_text(app)
                 assert dumps(GameRecord.of(game)) == before  # refused: nothing changed
                 # Illegal cards are drawn as such.
                 greyed = {w.card for w in app.screen.query(CardWidget) if w.has_class("-illegal")}

@@ -111,11 +111,18 @@ async def test_the_screen_stays_live_while_a_computer_thinks(tmp_path: Path) -> 
         assert dumps(GameRecord.of(game)) != before  # released, it played
 
 
-def test_the_goodbye_line_says_where_the_game_is(tmp_path: Path) -> None:
+def test_the_goodbye_line_says_where_the_game_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hearts.tui.app
     from hearts.tui.app import save_hint
 
     path = tmp_path / "tui-game.json"
     session = Session.new(Rules(target=1), Settings(opponents=("random",)), seed=6, save_path=path)
+    # A save file of one's own must be named again to resume it.
+    assert save_hint(session) == f"Game saved to {path}. Continue it with: hearts play --resume --save-file {path}"
+    spaced = tmp_path / "my games" / "g.json"
+    Session.new(Rules(), Settings(opponents=("random",)), seed=6, save_path=spaced)
+    assert save_hint(Session.resume(spaced)).endswith(f"hearts play --resume --save-file '{spaced}'")
+    monkeypatch.setattr(hearts.tui.app, "default_save_path", lambda: path)
     assert save_hint(session) == f"Game saved to {path}. Continue it with: hearts play --resume"
     while not session.game.is_over:
         move, _ = session.checked(session.game.to_move[0], RuntimeError("any legal move"))

@@ -17,7 +17,7 @@ the bot's answers; :class:`hearts.players.external.ExternalPlayer` runs the bot.
 >>> parse_answer('{"type": "play", "card": "3C"}', view)
 Traceback (most recent call last):
 ...
-hearts.bots.protocol.BotAnswerError: illegal: illegal play '3C' by South: the first trick must be opened with 2C
+hearts.bots.protocol.BotAnswerError: illegal: illegal play 3♣ by South: the first trick must be opened with 2♣
 """
 
 from __future__ import annotations

@@ -7,16 +7,53 @@ saved after every move.
 
 from __future__ import annotations
 
+import shutil
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 RULES_HELP = "Rules (override the preset)"
+#: Below this many columns the help is click's plain list: rich's table of four columns would cut
+#: the long flag names (``--points-on-first-trick/--no-points-on-first-trick``) to a few letters.
+RICH_HELP_COLUMNS = 100
+
+
+class NarrowHelpCommand(TyperCommand):
+    """A command whose ``--help`` stays readable in a narrow terminal.
+
+    At ``RICH_HELP_COLUMNS`` columns and more it is Typer's rich help with its panels; below, each
+    option is written whole on its own line with its help wrapped under it, in the same panels.
+    """
+
+    # Typer's click (vendored) types stay Any here: they are not part of its public API.
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if shutil.get_terminal_size().columns >= RICH_HELP_COLUMNS:
+            super().format_help(ctx, formatter)
+            return
+        super(TyperCommand, self).format_help(ctx, formatter)  # click's plain help, with format_options below
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        panels: dict[str, list[tuple[str, str]]] = {}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None:
+                panel = getattr(param, "rich_help_panel", None) or "Options"
+                panels.setdefault(panel, []).append(record)
+        for panel, rows in panels.items():
+            with formatter.section(panel):
+                formatter.write_dl(rows, col_max=24)
+
+
+def interactive() -> bool:
+    """Whether a person is at the terminal to answer a question (not a pipe, a script or a test)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("play")
+    @app.command("play", cls=NarrowHelpCommand)
     def play_command(
         preset: Annotated[
             str, typer.Option("--preset", "-p", help="Rule preset ('hearts rules list' shows them).")
@@ -58,7 +95,11 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         resume: Annotated[
-            bool, typer.Option("--resume", help="Continue the game saved when you last quit (or crashed).")
+            bool,
+            typer.Option(
+                "--resume",
+                help="Continue the game saved when you last quit (or crashed); with --save-file, the game in that file.",
+            ),
         ] = False,
         think: Annotated[
             float | None,
@@ -69,7 +110,11 @@ def register(app: typer.Typer) -> None:
         ] = "expert",
         save_file: Annotated[
             Path | None,
-            typer.Option("--save-file", help="Where the game in progress is saved (default: your user data folder)."),
+            typer.Option(
+                "--save-file",
+                help="Where the game in progress is saved (default: your user data folder); an unfinished game "
+                "found there is offered to resume, or kept in the saves folder beside it.",
+            ),
         ] = None,
         pass_cycle: Annotated[
             str | None,
@@ -166,9 +211,11 @@ def register(app: typer.Typer) -> None:
             SaveError,
             Session,
             Settings,
+            check_think,
             default_save_path,
             keep_unfinished,
             resolve_level,
+            saved_summary,
         )
 
         def fail(message: str) -> None:
@@ -177,7 +224,24 @@ def register(app: typer.Typer) -> None:
 
         if speed is not None and speed not in SPEEDS:
             fail(f"unknown speed {speed!r}: choose one of {', '.join(SPEEDS)}")
+        try:
+            check_think(think)
+        except ValueError:
+            fail(f"--think is the seconds each computer player may think per move: more than 0, not {think:g}")
         path = save_file or default_save_path()
+        if not resume and path.exists():
+            # A new game would take the save file: offer the unfinished game there, and never lose it.
+            if interactive() and typer.confirm(
+                f"You have an unfinished game in {path} ({saved_summary(path)}). Resume it?", default=True
+            ):
+                resume = True
+            else:
+                kept = keep_unfinished(path)
+                typer.echo(
+                    f"Your unfinished game is kept in {kept}; continue it later with: "
+                    f"hearts play --resume --save-file {kept}",
+                    err=True,
+                )
         rule_flags = {
             "players": seats, "target": target, "pass_count": pass_count, "opening": opening,
             "points_on_first_trick": points_on_first_trick, "hearts_must_be_broken": hearts_must_be_broken,
@@ -196,7 +260,7 @@ def register(app: typer.Typer) -> None:
             overrides["bonus_card"] = None if bonus_card.lower() == "none" else bonus_card
 
         if resume:
-            if overrides or preset != "standard" or seed is not None:
+            if overrides or preset != "standard" or seed is not None or setup:
                 typer.echo(
                     "note: --resume plays on with the saved game's rules and seed; rule flags are ignored", err=True
                 )
@@ -236,7 +300,6 @@ def register(app: typer.Typer) -> None:
                 if save_hint(app_.session):
                     typer.echo(save_hint(app_.session))
                 return
-            keep_unfinished(path)  # starting afresh must not silently lose an unfinished game
             session = Session.new(rules, settings, seed=seed, save_path=path)
 
         from hearts.tui.app import HeartsApp, save_hint

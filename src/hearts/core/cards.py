@@ -168,7 +168,7 @@ def mask_of(cards: Iterable[int | str]) -> int:
         if not 0 <= i < 52:
             raise CardParseError(f"not a card: {c!r} (card numbers are 0 to 51)")
         if mask >> i & 1:
-            raise CardParseError(f"card {_NAMES[i]!r} is given twice")
+            raise CardParseError(f"card {CARDS[i].symbol()} is given twice", card=CARDS[i], rule="pass-repeat")
         mask |= 1 << i
     return mask
 
@@ -250,6 +250,10 @@ class CardSet:
 
     def names(self) -> list[str]:
         return [_NAMES[c] for c in cards_of(self.mask)]
+
+    def symbols(self) -> str:
+        """The cards with their suit symbols, for people: ``CardSet.parse("2C QS").symbols()`` is ``'2♣ Q♠'``."""
+        return " ".join(c.symbol() for c in cards_of(self.mask))
 
 
 def _m(x: CardSet | int) -> int:

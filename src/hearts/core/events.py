@@ -73,6 +73,9 @@ class HeartsBroken:
 
 @dataclass(frozen=True, slots=True)
 class TrickWon:
+    """``seat`` took trick ``trick_number``; ``points`` is what the trick scores before any moon
+    (``Rules.points_taken``: its hearts and Q♠, and the bonus card where one is played)."""
+
     seat: int
     trick_number: int
     leader: int

@@ -206,7 +206,7 @@ class Game:
 
     def _check_open(self) -> None:
         if self.winners:
-            raise OutOfTurnError("the game is over")
+            raise OutOfTurnError("the game is over", rule="phase")
 
     def check(self, move: Move) -> None:
         """Raise unless ``move`` is legal now."""

@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from hearts.core.cards import (
     CARDS,
@@ -161,10 +161,12 @@ class HandState:
                     f"{seat_name(seat, n)} is dealt {mask.bit_count()} cards; the rules deal {rules.hand_size}"
                 )
             if union & mask:
-                raise IllegalMoveError(f"card(s) {CardSet(union & mask)} dealt twice")
+                raise IllegalMoveError(f"card(s) {CardSet(union & mask).symbols()} dealt twice")
             union |= mask
         if union != rules.in_play:
-            raise IllegalMoveError(f"the deal does not hold exactly the cards in play (off: {CardSet(union ^ rules.in_play)})")
+            raise IllegalMoveError(
+                f"the deal does not hold exactly the cards in play (off: {CardSet(union ^ rules.in_play).symbols()})"
+            )
         self.rules = rules
         self.players = n
         self.number = number
@@ -252,12 +254,15 @@ class HandState:
         """Raise unless ``seat`` may pass ``cards`` now; return their mask."""
         n = self.players
         if not isinstance(seat, int) or not 0 <= seat < n:
-            raise OutOfTurnError(f"no seat {seat!r} at a table of {n}")
+            raise OutOfTurnError(f"no seat {seat!r} at a table of {n}", rule="turn")
         who = self._name(seat)
         if self.phase is not Phase.PASS:
-            raise OutOfTurnError(f"{who} cannot pass now: the hand is in the {self.phase.value} phase")
+            raise OutOfTurnError(
+                f"{who} cannot pass now: the hand is in the {self.phase.value} phase", seat=seat, rule="phase"
+            )
         if self.passed[seat] is not None:
-            raise OutOfTurnError(f"{who} has already passed {CardSet(self.passed[seat] or 0)}")
+            given = CardSet(self.passed[seat] or 0)
+            raise OutOfTurnError(f"{who} has already passed {given.symbols()}", seat=seat, cards=given, rule="turn")
         if isinstance(cards, CardSet):
             mask = cards.mask
         else:
@@ -265,15 +270,20 @@ class HandState:
             for c in cards:
                 card = _as_card(c)
                 if mask >> card & 1:
-                    raise IllegalMoveError(f"illegal pass by {who}: {card} is given twice")
+                    self._refuse_pass(seat, CardSet(mask | 1 << card), f"{card.symbol()} is given twice", "pass-repeat")
                 mask |= 1 << card
         count = self.rules.pass_count
         if mask.bit_count() != count:
-            raise IllegalMoveError(f"illegal pass by {who}: pass exactly {count} cards, not {mask.bit_count()}")
+            self._refuse_pass(seat, CardSet(mask), f"pass exactly {count} cards, not {mask.bit_count()}", "pass-count")
         missing = mask & ~self.hands[seat]
         if missing:
-            raise IllegalMoveError(f"illegal pass by {who}: {who} does not hold {CardSet(missing)}")
+            self._refuse_pass(seat, CardSet(missing), f"{who} does not hold {CardSet(missing).symbols()}", "not-held")
         return mask
+
+    def _refuse_pass(self, seat: int, cards: CardSet, reason: str, rule: str) -> NoReturn:
+        raise IllegalMoveError(
+            f"illegal pass by {self._name(seat)}: {reason}", cards=cards, seat=seat, rule=rule, reason=reason
+        )
 
     def is_legal_pass(self, seat: int, cards: Iterable[object] | CardSet) -> bool:
         try:
@@ -363,34 +373,48 @@ class HandState:
         c = _as_card(card)
         if self.phase is not Phase.PLAY:
             who = "" if seat is None else f" by {self._name(seat)}"
-            raise OutOfTurnError(f"cannot play {c}{who}: the hand is in the {self.phase.value} phase")
+            raise OutOfTurnError(
+                f"cannot play {c.symbol()}{who}: the hand is in the {self.phase.value} phase",
+                card=c,
+                seat=seat,
+                rule="phase",
+            )
         turn = self.turn
         if seat is not None and seat != turn:
             if not isinstance(seat, int) or not 0 <= seat < self.players:
-                raise OutOfTurnError(f"no seat {seat!r} at a table of {self.players}")
-            raise OutOfTurnError(f"cannot play {c}: it is {self._name(turn)}'s turn, not {self._name(seat)}'s")
+                raise OutOfTurnError(f"no seat {seat!r} at a table of {self.players}", card=c, rule="turn")
+            raise OutOfTurnError(
+                f"cannot play {c.symbol()}: it is {self._name(turn)}'s turn, not {self._name(seat)}'s",
+                card=c,
+                seat=seat,
+                rule="turn",
+            )
         if self.legal_mask() >> c & 1:
             return c
-        raise IllegalMoveError(f"illegal play '{c}' by {self._name(turn)}: {self._rule_broken(c)}")
+        rule, reason = self._rule_broken(c)
+        raise IllegalMoveError(
+            f"illegal play {c.symbol()} by {self._name(turn)}: {reason}", card=c, seat=turn, rule=rule, reason=reason
+        )
 
-    def _rule_broken(self, c: Card) -> str:
+    def _rule_broken(self, c: Card) -> tuple[str, str]:
+        """The rule ``c`` breaks (a code of :data:`hearts.core.errors.RULES`) and the words for it."""
         hand = self.hands[self.turn]
         who = self._name(self.turn)
         rules = self.rules
         if not hand >> c & 1:
-            return f"{who} does not hold {c}"
+            return "not-held", f"{who} does not hold {c.symbol()}"
         if self.trick:
             led = Suit(self.trick[0] // 13)
             if hand & led.mask:
-                return f"must follow {led}"
-            return "no heart or Q♠ on the first trick while holding a card that is neither (first-trick rule)"
+                return "follow-suit", f"must follow {led}"
+            return "first-trick", "no heart or Q♠ on the first trick while holding a card that is neither (first-trick rule)"
         if not self.tricks:
             if rules.opening is OpeningLead.LOWEST_CLUB:
-                return f"the first trick must be opened with {rules.opening_card}"
-            return "the first trick must be opened with a club"
+                return "opening-lead", f"the first trick must be opened with {rules.opening_card.symbol()}"
+            return "opening-lead", "the first trick must be opened with a club"
         if (hand & ~HEARTS) == QS_BIT:
-            return "cannot lead a heart while holding Q♠: hearts are not broken"
-        return "cannot lead a heart: hearts are not broken"
+            return "hearts-not-broken", "cannot lead a heart while holding Q♠: hearts are not broken"
+        return "hearts-not-broken", "cannot lead a heart: hearts are not broken"
 
     def is_legal_play(self, card: object, seat: int | None = None) -> bool:
         try:
@@ -427,14 +451,10 @@ class HandState:
             mask = 0
             for x in done.cards:
                 mask |= 1 << x
-            events.append(TrickWon(winner, number, done.leader, done.cards, self._trick_points(mask)))
+            events.append(TrickWon(winner, number, done.leader, done.cards, self.rules.points_taken(mask)))
             if self.shooter is not None:
                 events.append(MoonShot(self.shooter, self.phase is Phase.MOON_CHOICE))
         return events
-
-    def _trick_points(self, mask: int) -> int:
-        rules = self.rules
-        return (mask & HEARTS).bit_count() * rules.heart_points + (rules.queen_points if mask & QS_BIT else 0)
 
     def advance(self, card: Card) -> int:
         """Apply a card known to be legal (no checks, no events): the hot path for search.
@@ -463,7 +483,7 @@ class HandState:
             winner -= n
         self.taken[winner] |= mask
         if mask & self.rules.penalty_mask:
-            self.points[winner] += self._trick_points(mask)
+            self.points[winner] += self.rules.penalty_points(mask)
         # tuple.__new__ skips the Python-level __new__ a NamedTuple adds (same value, a third the cost).
         self.tricks.append(_new_tuple(Trick, (self.leader, tuple(trick), winner)))
         self.trick = []
@@ -509,10 +529,14 @@ class HandState:
     def check_moon_choice(self, seat: int, option: object) -> MoonOption:
         """Raise unless ``seat`` may make the moon choice ``option`` now; return it."""
         if self.phase is not Phase.MOON_CHOICE:
-            raise OutOfTurnError(f"no moon choice is due: the hand is in the {self.phase.value} phase")
+            raise OutOfTurnError(
+                f"no moon choice is due: the hand is in the {self.phase.value} phase", seat=seat, rule="phase"
+            )
         if seat != self.shooter:
             assert self.shooter is not None
-            raise OutOfTurnError(f"only the shooter, {self._name(self.shooter)}, chooses how the moon scores")
+            raise OutOfTurnError(
+                f"only the shooter, {self._name(self.shooter)}, chooses how the moon scores", seat=seat, rule="turn"
+            )
         try:
             return option if isinstance(option, MoonOption) else MoonOption(option)
         except ValueError:

@@ -97,6 +97,41 @@ DEFAULT_REMOVED: dict[int, tuple[str, ...]] = {
 PASS_CYCLE_NAMES = ("standard", "left", "no-hold", "none")
 
 
+def pass_direction(value: object) -> PassDirection:
+    """One pass direction by name, or a RulesError in players' words (never the class's name).
+
+    >>> pass_direction("Across")
+    <PassDirection.ACROSS: 'across'>
+    >>> pass_direction("righ")
+    Traceback (most recent call last):
+    ...
+    hearts.core.errors.RulesError: unknown pass direction 'righ' (choose left, right, across, hold)
+    """
+    if isinstance(value, PassDirection):
+        return value
+    try:
+        return PassDirection(value.strip().lower() if isinstance(value, str) else value)
+    except ValueError:
+        choices = ", ".join(d.value for d in PassDirection)
+        raise RulesError(f"unknown pass direction {value!r} (choose {choices})") from None
+
+
+def pass_directions(cycle: object) -> tuple[PassDirection, ...]:
+    """A pass cycle given as directions (a list of names, or one string of them separated by commas).
+
+    >>> [d.value for d in pass_directions("left, across")]
+    ['left', 'across']
+    """
+    if isinstance(cycle, str):
+        cycle = [d for d in cycle.split(",") if d.strip()]
+    if not isinstance(cycle, (list, tuple)):
+        raise RulesError(
+            f"the pass cycle is a list of directions (left, right, across, hold) or a cycle name "
+            f"({', '.join(PASS_CYCLE_NAMES)}), not {cycle!r}"
+        )
+    return tuple(pass_direction(d) for d in cycle)
+
+
 def pass_cycle_named(name: str, players: int) -> tuple[PassDirection, ...]:
     """The pass cycle called ``name`` for ``players`` seats.
 
@@ -115,7 +150,10 @@ def pass_cycle_named(name: str, players: int) -> tuple[PassDirection, ...]:
         "none": (H,),
     }
     if name not in cycles:
-        raise RulesError(f"unknown pass cycle {name!r}: choose one of {', '.join(PASS_CYCLE_NAMES)}")
+        raise RulesError(
+            f"unknown pass cycle {name!r}: choose one of {', '.join(PASS_CYCLE_NAMES)}, "
+            "or directions such as left,right,hold"
+        )
     return cycles[name]
 
 
@@ -163,12 +201,14 @@ class Rules:
             raise RulesError(f"removed cards: {exc}") from None
         _set(self, "removed", tuple(cards_of(removed_mask)))
         raw_cycle: Any = self.pass_cycle
-        if isinstance(raw_cycle, str):
-            # A cycle may be given by name ("standard", "left", "no-hold", "none").
-            raw_cycle = pass_cycle_named(raw_cycle, n)
-        elif raw_cycle is None:
+        if raw_cycle is None:
             raw_cycle = pass_cycle_named("standard", n)
-        cycle = tuple(_direction(d) for d in _iterable(raw_cycle, "pass cycle"))
+        elif isinstance(raw_cycle, str) and "," not in raw_cycle:
+            # One word: a cycle's name ("standard", "left", "no-hold", "none") or a single direction.
+            word = raw_cycle.strip().lower()
+            if word not in {d.value for d in PassDirection}:
+                raw_cycle = pass_cycle_named(word, n)  # raises for a word that is neither
+        cycle = pass_directions(raw_cycle)
         if not cycle:
             raise RulesError("the pass cycle is empty: use ('hold',) for no passing")
         if n % 2 and A in cycle:
@@ -195,7 +235,8 @@ class Rules:
         if in_play.bit_count() % n:
             raise RulesError(
                 f"{in_play.bit_count()} cards do not divide among {n} players: "
-                f"remove {in_play.bit_count() % n} more (the defaults are {', '.join(DEFAULT_REMOVED[n]) or 'none'})"
+                f"remove {in_play.bit_count() % n} more (the defaults are "
+                f"{', '.join(Card.parse(c).symbol() for c in DEFAULT_REMOVED[n]) or 'none'})"
             )
         hand_size = in_play.bit_count() // n
         for name in ("points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts", "heart_lead_with_only_queen"):
@@ -215,9 +256,9 @@ class Rules:
             else:
                 raise RulesError(f"bonus_card: not a card: {value!r}")
             if not in_play >> bonus & 1:
-                raise RulesError(f"bonus card {bonus} has been removed from the deck")
+                raise RulesError(f"bonus card {bonus.symbol()} has been removed from the deck")
             if bonus == QUEEN_OF_SPADES or (1 << bonus) & HEARTS:
-                raise RulesError(f"bonus card {bonus} is a penalty card: choose a non-heart other than Q♠")
+                raise RulesError(f"bonus card {bonus.symbol()} is a penalty card: choose a non-heart other than Q♠")
             _set(self, "bonus_card", bonus)
         for name in ("heart_points", "queen_points", "bonus_points", "target"):
             if not isinstance(getattr(self, name), int) or isinstance(getattr(self, name), bool):
@@ -269,6 +310,27 @@ class Rules:
             if self.pass_cycle == pass_cycle_named("standard", self.players):
                 changes.setdefault("pass_cycle", None)
         return dataclasses.replace(self, **changes)
+
+    # -- scoring ----------------------------------------------------------------
+
+    def penalty_points(self, mask: int) -> int:
+        """The penalty points in a set of cards (a 52-bit mask): each heart, and Q♠.
+
+        >>> Rules().penalty_points(mask_of(["QS", "2H", "3H", "JD"]))
+        15
+        """
+        return (mask & HEARTS).bit_count() * self.heart_points + (self.queen_points if mask & QS_BIT else 0)
+
+    def points_taken(self, mask: int) -> int:
+        """What taking a set of cards (a trick, a hand's tricks) scores before any moon: its penalty
+        points plus the bonus card's (J♦ -10 in Omnibus). The one place a trick's score is counted.
+
+        >>> Rules.preset("omnibus").points_taken(mask_of(["JD", "QH", "2C", "3C"]))
+        -9
+        """
+        bonus = self.bonus_card
+        extra = self.bonus_points if bonus is not None and mask >> bonus & 1 else 0
+        return self.penalty_points(mask) + extra
 
     def pass_direction(self, hand_number: int) -> PassDirection:
         """The pass direction of hand ``hand_number`` (0-based)."""
@@ -322,7 +384,7 @@ class Rules:
                 if isinstance(cycle, str):
                     options["pass_cycle"] = pass_cycle_named(cycle, options.get("players", 4))
                 else:
-                    options["pass_cycle"] = tuple(_strings(cycle, "pass_cycle"))  # each direction checked by Rules
+                    options["pass_cycle"] = pass_directions(_strings(cycle, "pass_cycle"))
             if options.get("bonus_card") is not None:
                 options["bonus_card"] = Card.parse(options["bonus_card"])
         except (CardParseError, ValueError) as exc:
@@ -355,23 +417,6 @@ class Rules:
             ("target", f"game ends when a total reaches {self.target}"),
             ("ties", "tied lowest seats share the win" if self.ties is TieRule.SHARE else "play more hands until one seat is lowest"),
         ]
-
-
-def _iterable(value: object, name: str) -> Iterable[Any]:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise RulesError(f"{name}: {value!r} is not a list of directions"[:200])
-    return value
-
-
-def _direction(value: object) -> PassDirection:
-    """A pass direction from itself or its name; raise naming the choices."""
-    if isinstance(value, PassDirection):
-        return value
-    for d in PassDirection:
-        if value == d.value:
-            return d
-    choices = ", ".join(d.value for d in PassDirection)
-    raise RulesError(f"pass cycle: unknown direction {value!r}: choose from {choices}"[:200])
 
 
 def _strings(value: object, name: str) -> Iterable[str]:

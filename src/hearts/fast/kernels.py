@@ -251,7 +251,7 @@ def trick_best(S: np.ndarray, n: int) -> tuple[int, int]:
 
 @njit
 def trick_points(mask: int, R: np.ndarray) -> int:
-    """Penalty points in a set of cards (HandState._trick_points)."""
+    """Penalty points in a set of cards (Rules.penalty_points)."""
     points = popcount(mask & HEARTS) * R[R_HEART_POINTS]
     if mask & QS_BIT:
         points += R[R_QUEEN_POINTS]

@@ -8,6 +8,8 @@ Card('10H')
 Card('10H')
 >>> TypedCard().feed("x").error
 "'x' does not start a card: type a rank 2-10, T, J, Q, K or A, then a suit c, d, s or h"
+>>> plural(1, "card"), plural(3, "card"), plural(-9, "point")
+('1 card', '3 cards', '-9 points')
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from hearts.core import Card, CardParseError, Suit
+from hearts.core import Card, CardParseError, CardSet, HeartsError, Suit
 
 # Colours are hex: Textual reads Rich's style strings but not Rich's extended colour names.
 #: Suit colours of the usual two-colour deck on a dark background: black suits white, red ones red.
@@ -53,6 +55,46 @@ def verb(name: str, verb: str) -> str:
     ('lead', 'leads')
     """
     return verb if name == "You" else verb + "s"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun agreeing."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def refusal_words(exc: HeartsError) -> str:
+    """The engine's refusal of the human's move, said to the human ("You don't hold Q♠.").
+
+    Read from the error's fields (``rule``, ``card``/``cards``, ``reason``), never from its text;
+    an error without them is shown as the engine wrote it.
+
+    >>> from hearts.core import Game, Rules
+    >>> game = Game(Rules.preset("no-passing"), seed=2)
+    >>> try:
+    ...     game.play("QS", 0)
+    ... except HeartsError as exc:
+    ...     print(refusal_words(exc))
+    You don't hold Q♠.
+    """
+    rule, reason = exc.rule, exc.reason or ""
+    card = exc.card if isinstance(exc.card, Card) else None
+    held = exc.cards if isinstance(exc.cards, CardSet) else None
+    what = card.symbol() if card is not None else (cards_plain(held) if held is not None else "that")
+    if rule == "not-held":
+        return f"You don't hold {what}."
+    if rule == "follow-suit":
+        return f"You can't play {what}: you {reason}."
+    if rule == "first-trick":
+        return f"You can't play {what}: no heart or Q♠ on the first trick while you hold another card."
+    if rule == "hearts-not-broken":
+        if "Q♠" in reason:
+            return f"You can't lead {what}: hearts are not broken, and you hold Q♠ to lead instead."
+        return f"You can't lead {what}: hearts are not broken yet."
+    if rule == "opening-lead":
+        return f"You can't lead {what}: {reason}."
+    if reason:
+        return reason[0].upper() + reason[1:] + "."
+    return str(exc)
 
 
 def cards_plain(cards: Iterable[Card]) -> str:

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -18,7 +18,7 @@ from hearts.tui.widgets import DealViewer, score_table, suit_legend
 
 KEYS = (
     ("← →", "move along your hand"),
-    ("Enter", "play the card under the cursor / pass the marked cards"),
+    ("Enter", "play the card under the cursor; while passing, mark it and move on, then pass"),
     ("Space", "mark or unmark a card to pass"),
     ("qs, 10h, th", "type a card to play it (or mark it while passing)"),
     ("click", "a card plays it (marks it while passing)"),
@@ -30,9 +30,17 @@ KEYS = (
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys, and every rule option in force (``Rules.describe()``)."""
+    """The keys, and every rule option in force (``Rules.describe()``); it scrolls by keyboard too."""
 
-    BINDINGS = [Binding("escape,question_mark,q,enter", "close", "Close")]
+    BINDINGS = [
+        Binding("escape,question_mark,q,enter", "close", "Close"),
+        Binding("down,j", "scroll('down')", "Scroll", show=False),
+        Binding("up,k", "scroll('up')", "Scroll up", show=False),
+        Binding("pagedown,space,tab", "scroll('page_down')", "Page down", show=False),
+        Binding("pageup,shift+tab", "scroll('page_up')", "Page up", show=False),
+        Binding("home", "scroll('home')", "Top", show=False),
+        Binding("end", "scroll('end')", "Bottom", show=False),
+    ]
 
     def __init__(self, rules: Rules, four_colour: bool) -> None:
         super().__init__(classes="dialog")
@@ -50,12 +58,24 @@ class HelpScreen(ModalScreen[None]):
         rules.add_column("value")
         for name, value in self.rules.describe():
             rules.add_row(name.replace("_", " "), value)
-        with Vertical(classes="box"):
+        with VerticalScroll(classes="box", id="help-box"):
             yield Static("Hearts: keys and rules", classes="title")
             yield Static(keys)
             yield Static(suit_legend(self.four_colour))
             yield Static(rules)
-            yield Static("Esc closes", classes="keys")
+            yield Static("↑ ↓ PgUp PgDn Space Home End scroll · Esc closes", classes="keys")
+
+    def action_scroll(self, how: str) -> None:
+        box = self.query_one("#help-box", VerticalScroll)
+        moves = {
+            "down": box.scroll_down,
+            "up": box.scroll_up,
+            "page_down": box.scroll_page_down,
+            "page_up": box.scroll_page_up,
+            "home": box.scroll_home,
+            "end": box.scroll_end,
+        }
+        moves[how](animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -14,6 +14,7 @@ import json
 import os
 import random
 import tempfile
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,8 @@ KNOWN_LEVELS = ("random", "easy", "medium", "hard", "expert")
 
 SAVE_NAME = "tui-game.json"
 LAST_GAME_NAME = "last-game.json"
-PREVIOUS_GAME_NAME = "previous-game.json"
+#: The folder, beside the save file, where every unfinished game set aside for a new one is kept.
+SAVES_DIR = "saves"
 
 
 class SaveError(Exception):
@@ -119,14 +121,47 @@ class Settings:
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
+        """Settings as saved by :meth:`to_dict`; a field that is not what it should be raises SaveError naming it."""
         if not isinstance(data, dict):
             raise SaveError("the saved table settings are not a JSON object")
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         settings = cls(**known)
-        settings.opponents = tuple(settings.opponents) or ("medium",)
+        if not isinstance(settings.name, str):
+            raise SaveError(f"the name is {settings.name!r}, not text")
+        opponents = settings.opponents
+        if isinstance(opponents, str) or not isinstance(opponents, (list, tuple)):
+            raise SaveError(f"opponents is {opponents!r}, not a list of levels")
+        settings.opponents = tuple(opponents) or ("medium",)
+        for what, level in [*(("opponent level", x) for x in settings.opponents), ("hint level", settings.hint_level)]:
+            if not isinstance(level, str):
+                raise SaveError(f"the {what} {level!r} is not a level name")
+            try:
+                resolve_level(level)
+            except ValueError as exc:
+                raise SaveError(str(exc)) from None
         if settings.speed not in SPEEDS:
-            settings.speed = "normal"
+            raise SaveError(f"unknown speed {settings.speed!r}: choose one of {', '.join(SPEEDS)}")
+        if not isinstance(settings.four_colour, bool):
+            raise SaveError(f"four_colour is {settings.four_colour!r}, not true or false")
+        settings.think = check_think(settings.think, SaveError)
         return settings
+
+
+def check_think(value: object, error: type[Exception] = ValueError) -> float | None:
+    """A thinking time in seconds: None (each level's own) or a finite number above 0; else ``error``.
+
+    >>> check_think(0.5), check_think(None)
+    (0.5, None)
+    >>> check_think(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the thinking time is seconds per move and must be more than 0, not 0
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        raise error(f"the thinking time is seconds per move and must be more than 0, not {value!r}")
+    return float(value)
 
 
 @dataclass
@@ -159,7 +194,14 @@ class Session:
         try:
             text = save_path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise SaveError(f"no saved game at {save_path}: start one with 'hearts play'") from None
+            kept = sorted((save_path.parent / SAVES_DIR).glob("*[0-9].json"))
+            others = (
+                f"; games set aside for new ones are in {kept[0].parent} (the latest: "
+                f"hearts play --resume --save-file {kept[-1]})"
+                if kept
+                else ""
+            )
+            raise SaveError(f"no saved game at {save_path}: start one with 'hearts play'{others}") from None
         except OSError as exc:
             raise SaveError(f"cannot read the saved game at {save_path}: {exc}") from None
         try:
@@ -171,11 +213,17 @@ class Session:
         if side.exists():
             try:
                 settings = Settings.from_dict(json.loads(side.read_text(encoding="utf-8")))
-            except (OSError, ValueError, TypeError) as exc:
-                raise SaveError(f"the table settings at {side} cannot be read: {exc}") from None
+            except (OSError, ValueError, TypeError, SaveError) as exc:
+                raise SaveError(
+                    f"the table settings at {side} cannot be used: {exc} (fix that file, or delete it to "
+                    "resume with the default settings)"
+                ) from None
         for key, value in (settings_override or {}).items():
             setattr(settings, key, value)
-        return cls(game, settings, save_path)
+        try:
+            return cls(game, settings, save_path)
+        except ValueError as exc:  # a player that cannot be made from the saved settings
+            raise SaveError(f"the saved game at {save_path} cannot be set up again: {exc}") from None
 
     def _make_players(self) -> None:
         self.close()  # a new game starts new players; outside bots of the old one are stopped
@@ -279,10 +327,45 @@ class Session:
         _write_atomic(path, text)
 
 
-def keep_unfinished(save_path: Path) -> None:
-    """Before a new game takes the save file, keep an unfinished game there as previous-game.json."""
-    if save_path.exists():
-        save_path.replace(save_path.with_name(PREVIOUS_GAME_NAME))
+def keep_unfinished(save_path: Path) -> Path | None:
+    """Before a new game takes the save file, move an unfinished game there into the saves folder.
+
+    Every game set aside gets a file of its own (named by the time it was set aside), with its
+    table settings beside it, so that no number of new games ever overwrites one. Returns where it
+    went (None when there was no unfinished game).
+    """
+    if not save_path.exists():
+        return None
+    folder = save_path.parent / SAVES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y-%m-%d-%H%M%S")
+    kept = folder / f"{save_path.stem}-{stamp}.json"
+    count = 1
+    while kept.exists() or settings_path(kept).exists():
+        count += 1
+        kept = folder / f"{save_path.stem}-{stamp}-{count}.json"
+    side = settings_path(save_path)
+    if side.exists():
+        side.replace(settings_path(kept))
+    save_path.replace(kept)
+    return kept
+
+
+def saved_summary(save_path: Path) -> str:
+    """One line about the game saved at ``save_path``: its hand and totals (or why it cannot be read).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = Session.new(Rules(), Settings(opponents=("random",)), seed=1, save_path=folder / "g.json")
+    >>> saved_summary(folder / "g.json")
+    'hand 1, totals You 0, West 0, North 0, East 0'
+    """
+    try:
+        game = loads(save_path.read_text(encoding="utf-8")).replay()
+    except (OSError, ValueError) as exc:
+        return f"it cannot be read: {exc}"
+    totals = ", ".join(f"{name} {total}" for name, total in zip(game.names, game.totals, strict=True))
+    return f"hand {game.hand_number + 1}, totals {totals}"
 
 
 def settings_path(save_path: Path) -> Path:
@@ -307,5 +390,6 @@ def _write_atomic(path: Path, text: str) -> None:
 
 __all__ = [
     "HUMAN", "SPEEDS", "LEVEL_ORDER", "KNOWN_LEVELS", "SaveError", "Settings", "Session", "best_available",
-    "resolve_level", "default_save_path", "data_dir", "settings_path", "keep_unfinished",
+    "resolve_level", "default_save_path", "data_dir", "settings_path", "keep_unfinished", "saved_summary",
+    "check_think", "SAVES_DIR",
 ]  # fmt: skip

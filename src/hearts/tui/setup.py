@@ -155,7 +155,12 @@ class SetupScreen(Screen[SetupChoice]):
         self.fill(rules)
 
     def show_error(self, message: str) -> None:
-        self.query_one("#setup-error", Static).update(Text(message, style="bold red"))
+        """Say why the game cannot start where it is seen: a notification over the form (the form may be
+        scrolled anywhere), and the message itself at the bottom of the form, scrolled into view."""
+        error = self.query_one("#setup-error", Static)
+        error.update(Text(message, style="bold red"))
+        self.app.notify(message, title="Cannot start the game", severity="error", timeout=10)
+        self.call_after_refresh(error.scroll_visible, animate=False)
 
     def choice(self) -> SetupChoice:
         """The rules and settings in the form; raises ``ValueError`` (a HeartsError from the engine) if refused."""

@@ -4,28 +4,41 @@ A finished :class:`~hearts.core.hand.HandState` holds its deal, passes and trick
 :func:`hand_story` plays them again on a fresh hand so that the points of each
 trick, the moment hearts broke and the moon come from the engine's own events
 rather than from a second copy of the rules. Both the end-of-hand screen, the
-record viewer and the plain account of ``hearts replay`` are built on it.
+record viewer and the plain account of ``hearts replay`` are built on it; the table's
+log tells each event with :func:`event_line`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from rich.text import Text
 
 from hearts.core import (
     Card,
+    CardPlayed,
     CardSet,
+    CardsPassed,
+    CardsReceived,
     Game,
+    GameOver,
     GameRecord,
+    HandScored,
     HandState,
     HeartsBroken,
+    MoonChosen,
     MoonOption,
     MoonScoring,
+    MoonShot,
     PassDirection,
     Phase,
     Rules,
+    SeatView,
     TrickWon,
 )
-from hearts.tui.cardtext import cards_plain, verb
+from hearts.core.events import Event
+from hearts.tui.cardtext import card_text, cards_plain, cards_text, plural, verb
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,35 @@ class HandStory:
         return f"{who} shot the moon, and has yet to choose how it scores"
 
 
+def points_this_hand(view: SeatView) -> tuple[int, ...]:
+    """Each seat's points from the tricks it has taken this hand, as the engine scores them
+    (``Rules.points_taken``: hearts, Q♠ and the bonus card, J♦ −10 in Omnibus); a moon is
+    settled only in the hand's score."""
+    won = [0] * view.players
+    for trick in view.tricks:
+        if trick.winner is not None:
+            for card in trick.cards:
+                won[trick.winner] |= 1 << card
+    return tuple(view.rules.points_taken(mask) for mask in won)
+
+
+def hand_events(hand: HandState) -> list[Event]:
+    """Every event of ``hand`` so far (passes, cards, tricks), told again on a fresh hand dealt the same
+    cards: a resumed table writes its log from these (through ``visible_to``, like any event)."""
+    fresh = HandState(hand.rules, hand.dealt, hand.number)
+    events: list[Event] = []
+    if fresh.phase is Phase.PASS:
+        for seat, mask in enumerate(hand.passed):
+            if mask is not None:
+                events.extend(fresh.pass_cards(seat, CardSet(mask)))
+    for done in hand.tricks:
+        for card in done.cards:
+            events.extend(fresh.play(card))
+    for card in hand.trick:
+        events.extend(fresh.play(card))
+    return events
+
+
 def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandStory:
     """Tell ``hand`` again, step by step, on a fresh hand dealt the same cards."""
     rules = hand.rules
@@ -125,17 +167,55 @@ def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandSt
     )
 
 
+def running_totals(game: Game, hands: int) -> list[int]:
+    """Each seat's total after the first ``hands`` finished hands."""
+    totals = [0] * game.rules.players
+    for hand in game.finished[:hands]:
+        assert hand.scores is not None  # finished hands are scored
+        totals = [a + b for a, b in zip(totals, hand.scores, strict=True)]
+    return totals
+
+
 def game_stories(game: Game) -> list[HandStory]:
     """Every hand of ``game``: the finished ones, then the one in progress (if the game is not over)."""
-    stories = []
-    running = [0] * game.rules.players
-    for hand in game.finished:
-        assert hand.scores is not None
-        running = [a + b for a, b in zip(running, hand.scores, strict=True)]
-        stories.append(hand_story(hand, tuple(running)))
+    stories = [hand_story(hand, tuple(running_totals(game, i + 1))) for i, hand in enumerate(game.finished)]
     if not game.is_over:
         stories.append(hand_story(game.hand))
     return stories
+
+
+def event_line(event: Event, names: Sequence[str], four_colour: bool = False, me: int = 0) -> Text | None:
+    """One event as the table's log tells it to seat ``me`` (None for an event the log leaves out).
+
+    The caller passes only the events ``me`` may see (``visible_to``): another seat's pass
+    arrives without its cards.
+    """
+    fc = four_colour
+    if isinstance(event, CardPlayed):
+        return Text(f"{names[event.seat]}: ") + card_text(event.card, fc)
+    if isinstance(event, TrickWon):
+        who = names[event.seat]
+        points = f" ({event.points:+d})" if event.points else ""
+        return Text(f"  {who} {verb(who, 'take')} trick {event.trick_number + 1}{points}", style="green")
+    if isinstance(event, HeartsBroken):
+        return Text("  ♥ hearts are broken", style="bold red")
+    if isinstance(event, CardsPassed):
+        if event.seat != me:
+            return Text(f"{names[event.seat]} has passed", style="dim")
+        return Text("You passed ") + cards_text(event.cards, fc) + Text(f" to {names[event.to_seat]}")
+    if isinstance(event, CardsReceived):
+        return Text(f"You received from {names[event.from_seat]}: ") + cards_text(event.cards, fc)
+    if isinstance(event, MoonShot):
+        return Text(f"🌕 {names[event.seat]} shot the moon!", style="bold yellow")
+    if isinstance(event, MoonChosen):
+        how = "adds to the others" if event.option is MoonOption.ADD_TO_OTHERS else "subtracts from itself"
+        return Text(f"  {names[event.seat]} {how}", style="yellow")
+    if isinstance(event, HandScored):
+        scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event.points))
+        return Text(f"Hand {event.hand_number + 1}: {scores}", style="bold")
+    if isinstance(event, GameOver):
+        return Text("Game over: " + " and ".join(names[s] for s in event.winners) + " won", style="bold yellow")
+    return None
 
 
 def _scores_line(names: tuple[str, ...], values: tuple[int, ...]) -> str:
@@ -179,7 +259,7 @@ def game_account(record: GameRecord) -> str:
             if trick.winner is None:
                 lines.append(head + " (in progress)")
             else:
-                pts = f"{trick.points} point{'s' if trick.points != 1 else ''}"
+                pts = plural(trick.points, "point")
                 winner = names[trick.winner]
                 lines.append(f"{head}. {winner} {verb(winner, 'win')} ({pts}).")
             if trick.hearts_broken_by is not None:

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from hearts.core import Card, CardSet, PassDirection, Suit
-from hearts.tui.cardtext import card_text, cards_text, suit_colour, verb
+from hearts.tui.cardtext import card_text, cards_text, plural, suit_colour, verb
 from hearts.tui.story import HandStory
 
 #: Suit colours on a white card face (the bright colours of :mod:`cardtext` are for dark backgrounds).
@@ -237,8 +237,8 @@ class DealViewer(Static):
         table.add_column("plays", justify="center")
         table.add_column("cards before the trick")
         table.add_column("points", justify="right")
-        # Points taken so far this hand, this trick included (the engine's trick points; a moon
-        # is settled only in the hand's score).
+        # Points taken so far this hand, this trick included (the engine's trick points, the bonus
+        # card's included; a moon is settled only in the hand's score).
         taken = [0] * n
         for done in story.tricks[: self.step]:
             if done.winner is not None:
@@ -264,7 +264,7 @@ class DealViewer(Static):
             outcome = Text("the trick is still being played", style="dim")
         else:
             who = names[trick.winner]
-            outcome = Text(f"{who} {verb(who, 'win')} it: {trick.points} point{'s' if trick.points != 1 else ''}")
+            outcome = Text(f"{who} {verb(who, 'win')} it: {plural(trick.points, 'point')}")
         if trick.hearts_broken_by is not None:
             seat, card = trick.hearts_broken_by
             outcome.append(f"  ·  hearts broken by {names[seat]} ", style="red")
