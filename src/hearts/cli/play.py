@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from hearts.cli._options import OLD_PLAYERS_HELP, seats_from
+
 RULES_HELP = "Rules (override the preset)"
 
 
@@ -24,9 +26,10 @@ def register(app: typer.Typer) -> None:
         seats: Annotated[
             int | None,
             typer.Option(
-                "--seats", "--players", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP
+                "--seats", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP
             ),
         ] = None,
+        old_players: Annotated[int | None, typer.Option("--players", hidden=True, help=OLD_PLAYERS_HELP)] = None,
         opponents: Annotated[
             str,
             typer.Option(
@@ -174,6 +177,8 @@ def register(app: typer.Typer) -> None:
         def fail(message: str) -> None:
             typer.echo(f"error: {message}", err=True)
             raise typer.Exit(2)
+
+        seats = seats_from(seats, old_players)
 
         if speed is not None and speed not in SPEEDS:
             fail(f"unknown speed {speed!r}: choose one of {', '.join(SPEEDS)}")
