@@ -277,5 +277,5 @@ def test_describe_names_every_option() -> None:
     init_fields = [f.name for f in dataclasses.fields(Rules) if f.init and f.name != "bonus_points"]
     assert list(described) == init_fields
     assert described["players"] == "5 (10 cards each)"
-    assert described["bonus_card"] == "JD scores -10"
-    assert "3C" in described["opening"]
+    assert described["bonus_card"] == "J♦ scores -10"
+    assert described["removed"] == "2♣ 2♦" and "3♣" in described["opening"]
