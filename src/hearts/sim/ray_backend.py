@@ -66,7 +66,7 @@ def run_ray(
                 unit = pending.pop(ref)
                 results[unit] = ray.get(ref)
                 if progress:
-                    progress(unit, len(results), len(units))
+                    progress(unit, 1.0)
         return _ordered(results)
     finally:
         if started_here:

@@ -64,7 +64,7 @@ from hearts.core import (
 from hearts.core.cards import CardSet
 from hearts.players.base import Player
 from hearts.players.registry import make_player
-from hearts.sim.stats import Estimate, mean_ci, percentile
+from hearts.sim.stats import Estimate, mean_ci, percentile, rate_ci
 
 __all__ = [
     "TournamentConfig",
@@ -75,6 +75,7 @@ __all__ = [
     "seatings",
     "tables_for",
     "deal_for",
+    "play_table",
     "play_unit",
     "run_tournament",
     "run_local",
@@ -257,6 +258,7 @@ def _decide(player: Player, view: SeatView, label: str) -> tuple[Move, float]:
             f"{label} in seat {view.seat} failed to decide in hand {view.hand_number + 1} ({view.phase.value}): {exc}"
         ) from exc
     seconds = time.perf_counter() - start
+    _report_share(view)
     move = decision.move
     if move.seat != view.seat:
         raise TournamentError(
@@ -351,16 +353,103 @@ def _play_game_table(config: TournamentConfig, index: int, table: int, seating: 
     )  # fmt: skip
 
 
+def play_table(config: TournamentConfig, unit: Unit, table: int) -> TableResult:
+    """Play one table of a deal (a single hand) or of a whole game: the work a worker process is given."""
+    global _playing
+    kind, index = unit
+    if kind not in ("deal", "game"):
+        raise TournamentError(f"unknown unit kind {kind!r}: 'deal' or 'game'")
+    seating = tables_for(len(config.players), config.rules.players, index)[table]
+    _playing = (unit, table)
+    try:
+        if kind == "deal":
+            return _play_deal_table(config, index, table, seating, deal_for(config, "deal", index))
+        return _play_game_table(config, index, table, seating)
+    finally:
+        _playing = None
+
+
 def play_unit(config: TournamentConfig, unit: Unit) -> list[TableResult]:
     """Play one deal (a single hand) or one whole game at every one of its tables."""
-    kind, index = unit
-    tables = tables_for(len(config.players), config.rules.players, index)
-    if kind == "deal":
-        dealt = deal_for(config, "deal", index)
-        return [_play_deal_table(config, index, t, seating, dealt) for t, seating in enumerate(tables)]
-    if kind == "game":
-        return [_play_game_table(config, index, t, seating) for t, seating in enumerate(tables)]
-    raise TournamentError(f"unknown unit kind {kind!r}: 'deal' or 'game'")
+    tables = tables_for(len(config.players), config.rules.players, unit[1])
+    return [play_table(config, unit, t) for t in range(len(tables))]
+
+
+# -- progress within a unit ------------------------------------------------------------------------------
+
+#: Called with (unit, table, share of the table played so far, below 1) as play goes on; set in each
+#: worker process (and in this one when it plays alone) for the time of a run.
+_share_sink: Callable[[Unit, int, float], None] | None = None
+#: The unit being played here and the table's number in it.
+_playing: tuple[Unit, int] | None = None
+_last_share = 0.0
+#: Seconds between two reports of a table's share: often enough for a live ETA, rare enough to cost nothing.
+SHARE_EVERY = 0.2
+
+
+def _report_share(view: SeatView) -> None:
+    """Report the share of the table in play after a decision: the cards played (deals) or the leading
+    total's share of the target (games)."""
+    global _last_share
+    if _share_sink is None or _playing is None:
+        return
+    now = time.monotonic()
+    if now - _last_share < SHARE_EVERY:
+        return
+    _last_share = now
+    rules = view.rules
+    if _playing[0][0] == "deal":
+        dealt = rules.hand_size * rules.players
+        part = (dealt - sum(view.hand_sizes)) / dealt
+    else:
+        part = max(view.totals) / rules.target
+    _share_sink(*_playing, min(part, 0.99))
+
+
+def _start_worker(queue: Any) -> None:
+    """A worker process's start: its shares go to the parent through ``queue``."""
+    global _share_sink
+    _share_sink = lambda unit, table, share: queue.put((unit, table, share))  # noqa: E731
+
+
+class _Units:
+    """The parent's account of the units: the tables played, the share of those in play, and progress."""
+
+    def __init__(self, config: TournamentConfig, progress: ProgressFn | None) -> None:
+        k, n = len(config.players), config.rules.players
+        self.tables = {unit: len(tables_for(k, n, unit[1])) for unit in units_of(config)}
+        self.results: dict[Unit, dict[int, TableResult]] = {unit: {} for unit in self.tables}
+        self.shares: dict[Unit, dict[int, float]] = {unit: {} for unit in self.tables}
+        self.progress = progress
+
+    def work(self) -> list[tuple[Unit, int]]:
+        """Every table to play, the units' in order (the long ones, games, first)."""
+        return [(unit, t) for unit, count in self.tables.items() for t in range(count)]
+
+    def share(self, unit: Unit, table: int, share: float) -> None:
+        if table in self.results[unit]:
+            return  # a report that arrived after the table's result
+        self.shares[unit][table] = share
+        self._report(unit)
+
+    def played(self, result: TableResult) -> None:
+        unit = (result.kind, result.index)
+        self.results[unit][result.table] = result
+        self.shares[unit].pop(result.table, None)
+        self._report(unit)
+
+    def _report(self, unit: Unit) -> None:
+        if self.progress:
+            played = len(self.results[unit])
+            share = 1.0 if played == self.tables[unit] else min(0.99, (played + sum(self.shares[unit].values())) / self.tables[unit])
+            self.progress(unit, share)
+
+    @property
+    def done(self) -> bool:
+        return all(len(self.results[u]) == count for u, count in self.tables.items())
+
+    def ordered(self) -> list[TableResult]:
+        return _ordered({unit: [tables[t] for t in sorted(tables)] for unit, tables in self.results.items()})
 
 
 def units_of(config: TournamentConfig) -> list[Unit]:
@@ -368,39 +457,56 @@ def units_of(config: TournamentConfig) -> list[Unit]:
     return [("game", g) for g in range(config.games)] + [("deal", d) for d in range(config.hands)]
 
 
-def _play_unit_star(args: tuple[TournamentConfig, Unit]) -> tuple[Unit, list[TableResult]]:
-    return args[1], play_unit(*args)
+def _play_table_star(args: tuple[TournamentConfig, Unit, int]) -> TableResult:
+    return play_table(*args)
 
 
-ProgressFn = Callable[[Unit, int, int], None]
+#: Progress: ``(unit, share)``, the share (0 to 1) of a deal's or game's tables played so far; exactly 1.0
+#: once, when the unit is done (all its tables played), and below 1 before.
+ProgressFn = Callable[[Unit, float], None]
 
 
 def run_local(
     config: TournamentConfig, jobs: int | None = None, progress: ProgressFn | None = None
 ) -> list[TableResult]:
-    """Play every unit on this machine with ``jobs`` processes (default: every core); results in unit order."""
+    """Play every table on this machine with ``jobs`` processes (default: every core); results in unit order.
+
+    Each table of each deal or game is a piece of work of its own, so that a game's tables are played
+    side by side and the workers finish together.
+    """
+    global _share_sink
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise TournamentError(f"--jobs must be at least 1, not {jobs}")
-    units = units_of(config)
-    results: dict[Unit, list[TableResult]] = {}
-    if jobs == 1 or len(units) == 1:
-        for i, unit in enumerate(units, start=1):
-            results[unit] = play_unit(config, unit)
-            if progress:
-                progress(unit, i, len(units))
+    units = _Units(config, progress)
+    work = units.work()
+    if jobs == 1 or len(work) == 1:
+        _share_sink = units.share
+        try:
+            for unit, table in work:
+                units.played(play_table(config, unit, table))
+        finally:
+            _share_sink = None
     else:
         import multiprocessing
+        import queue as queues
 
         # "spawn": workers start clean, with no copy of a parent's threads (the progress display runs one).
         ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(jobs, len(units))) as pool:
-            work = ((config, unit) for unit in units)
-            for i, (unit, tables) in enumerate(pool.imap_unordered(_play_unit_star, work), start=1):
-                results[unit] = tables
-                if progress:
-                    progress(unit, i, len(units))
-    return _ordered(results)
+        shares = ctx.Queue()
+        with ctx.Pool(min(jobs, len(work)), initializer=_start_worker, initargs=(shares,)) as pool:
+            pending = pool.imap_unordered(_play_table_star, ((config, unit, table) for unit, table in work))
+            while not units.done:
+                try:
+                    units.played(pending.next(timeout=SHARE_EVERY))
+                except multiprocessing.TimeoutError:
+                    pass
+                while True:  # the shares reported meanwhile
+                    try:
+                        units.share(*shares.get_nowait())
+                    except queues.Empty:
+                        break
+    return units.ordered()
 
 
 def _ordered(results: dict[Unit, list[TableResult]]) -> list[TableResult]:
@@ -519,7 +625,7 @@ class TournamentResult:
                     totals.append(_mean([t.scores[s] for t, s in seats]))
             out.append(
                 PlayerFigures(
-                    label, mean_ci(points), mean_ci(payoff), mean_ci(made), mean_ci(allowed), mean_ci(wins),
+                    label, mean_ci(points), mean_ci(payoff), rate_ci(made), rate_ci(allowed), rate_ci(wins),
                     mean_ci(totals), mean_ci(time_means), percentile(all_times, 95), len(all_times), payoff,
                 )
             )  # fmt: skip
