@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import types
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -114,3 +117,47 @@ def test_maskable_ppo_learns_a_few_steps_through_make_vec_env() -> None:
     model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, seed=0)
     model.learn(total_timesteps=64)
     assert model.num_timesteps >= 64
+
+
+# -- docs/env.md's examples, run as printed ----------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "env.md"
+
+
+def _block_after(heading: str) -> str:
+    section = DOCS.read_text(encoding="utf-8").split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None, heading
+    return code.group(1)
+
+
+def test_docs_rewards_read_with_last_add_up_to_the_final_totals() -> None:
+    aec = env(episode="game", reward="points")
+    namespace: dict = {"aec": aec, "np": np}
+    exec(compile(_block_after("Rewards arrive on other agents' steps"), "env.md", "exec"), namespace)  # noqa: S102
+    totals = aec.unwrapped.table.totals
+    assert {a: -t for a, t in zip(aec.possible_agents, totals, strict=True)} == namespace["totals"]
+    assert max(totals) >= aec.unwrapped.rules.target
+
+
+def test_docs_sampler_example_runs() -> None:
+    namespace: dict = {}
+    exec(compile(_block_after("Search bots: sampling the hidden cards"), "env.md", "exec"), namespace)  # noqa: S102
+    view, hands = namespace["view"], namespace["hands"]
+    assert hands[view.seat] == view.hand.mask and sum(h.bit_count() for h in hands) == 52
+    assert len(namespace["world"].trick) == 1  # the card played in the sampled world
+
+
+def test_docs_tournament_evaluation_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hearts.players.easy import EasyPlayer
+
+    mybot = types.ModuleType("mybot")
+    mybot.MyPlayer = EasyPlayer  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mybot", mybot)
+    from hearts.players import registry
+
+    monkeypatch.setattr(registry, "LEVELS", dict(registry.LEVELS))  # the example adds a level: undo it after
+    code = _block_after("Evaluating a policy in the duplicate tournament").replace("hands=200", "hands=12")
+    printed: list[tuple] = []
+    exec(compile(code, "env.md", "exec"), {"print": lambda *a: printed.append(a)})  # noqa: S102
+    assert [row[0] for row in printed] == ["mine", "medium"] and all("±" in row[1] for row in printed)
