@@ -54,6 +54,7 @@ from hearts.core import (
     HandState,
     Move,
     PassCards,
+    PassDirection,
     Phase,
     PlayCard,
     Rules,
@@ -388,8 +389,9 @@ SHARE_EVERY = 0.2
 
 
 def _report_share(view: SeatView) -> None:
-    """Report the share of the table in play after a decision: the cards played (deals) or the leading
-    total's share of the target (games)."""
+    """Report the share of the table in play after a decision: the passes made and cards played out of
+    all of them (deals; the passes count, so that the bar moves while the seats think about them) or
+    the leading total's share of the target (games)."""
     global _last_share
     if _share_sink is None or _playing is None:
         return
@@ -399,8 +401,9 @@ def _report_share(view: SeatView) -> None:
     _last_share = now
     rules = view.rules
     if _playing[0][0] == "deal":
-        dealt = rules.hand_size * rules.players
-        part = (dealt - sum(view.hand_sizes)) / dealt
+        passes = 0 if view.direction is PassDirection.HOLD else rules.players
+        steps = rules.hand_size * rules.players + passes
+        part = (steps - sum(view.hand_sizes) - passes + (sum(view.has_passed) if passes else 0)) / steps
     else:
         part = max(view.totals) / rules.target
     _share_sink(*_playing, min(part, 0.99))
