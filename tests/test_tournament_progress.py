@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import math
 from collections import defaultdict
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from hearts.cli import app
+from hearts.core import Rules
 from hearts.sim import tournament
 from hearts.sim.plot import SETTLED_AFTER, payoff_figure, settled_limits
 from hearts.sim.stats import MIN_RATE_SAMPLES, rate_ci
@@ -110,3 +113,21 @@ def test_result_from_tables_draws_without_pyplot_state() -> None:
     result = run_tournament(TournamentConfig(("random", "easy"), hands=2, games=0, seed=3), jobs=1)
     assert isinstance(result, TournamentResult)
     assert len(payoff_figure(result).axes) == 2
+
+
+def test_the_command_rows_count_played_deals_and_weigh_games_in_the_total() -> None:
+    from hearts.cli._progress import TournamentProgress, hands_per_game
+
+    with TournamentProgress(Console(file=io.StringIO()), Rules(), deals=2, games=1) as shown:
+        rows = {t.description: t for t in shown.bar.tasks}
+        assert set(rows) == {"deals", "games", "total"}
+        shown.show(("deal", 0), 0.5)
+        shown.show(("game", 0), 0.25)
+        assert rows["deals"].completed == 0.5 and rows["deals"].fields["count"] == "0/2 deals"
+        assert rows["total"].completed == pytest.approx(0.5 + 0.25 * hands_per_game(Rules()))
+        for unit in (("deal", 0), ("deal", 1), ("game", 0)):
+            shown.show(unit, 1.0)
+        assert rows["deals"].fields["count"] == "2/2 deals" and rows["games"].fields["count"] == "1/1 games"
+        assert rows["total"].finished and rows["total"].fields["count"] == "100%"
+    with TournamentProgress(Console(file=io.StringIO()), Rules(), deals=3, games=0) as alone:
+        assert [t.description for t in alone.bar.tasks] == ["deals"]  # one kind: its row is the total

@@ -47,15 +47,8 @@ def register(app: typer.Typer) -> None:
         import json
 
         from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
 
+        from hearts.cli._progress import TournamentProgress
         from hearts.sim.tournament import (
             TournamentConfig,
             TournamentError,
@@ -101,32 +94,10 @@ def register(app: typer.Typer) -> None:
                 f"each at {len(tables_for(len(config.players), config.rules.players, 0))} tables, "
                 f"{jobs_used} worker process{'es' if jobs_used > 1 else ''} (--jobs)"
             )
-        with Progress(
-            TextColumn("[bold]{task.description:>5}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TextColumn("ETA"), TimeRemainingColumn(), console=console, disable=quiet, transient=False,
-        ) as bar:  # fmt: skip
-            tasks = {"deal": bar.add_task("deals", total=config.hands) if config.hands else None}
-            tasks["game"] = bar.add_task("games", total=config.games) if config.games else None
-            done = {"deal": 0, "game": 0}
-            playing: dict[tuple[str, int], float] = {}
-
-            def show(unit: tuple[str, int], share: float) -> None:
-                # A deal counts when all its tables are played; the bar (and the ETA) moves with the share
-                # of the deals in play, so that it moves from the first cards.
-                kind = unit[0]
-                if share >= 1.0:
-                    done[kind] += 1
-                    playing.pop(unit, None)
-                else:
-                    playing[unit] = share
-                task = tasks[kind]
-                if task is not None:
-                    partial = sum(v for u, v in playing.items() if u[0] == kind)
-                    bar.update(task, completed=done[kind] + partial)
-
+        with TournamentProgress(console, config.rules, config.hands, config.games, quiet) as progress:
             try:
                 result = run_tournament(
-                    config, jobs=jobs, backend=backend, ray_address=ray_address, progress=show
+                    config, jobs=jobs, backend=backend, ray_address=ray_address, progress=progress.show
                 )  # fmt: skip
             except ValueError as exc:
                 console.print(f"[red]error:[/red] {exc}")
