@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hearts.cli import app
 from hearts.core import Rules
-from hearts.sim import tournament
+from hearts.sim import live
 from hearts.sim.plot import SETTLED_AFTER, payoff_figure, settled_limits
 from hearts.sim.stats import MIN_RATE_SAMPLES, rate_ci
 from hearts.sim.tournament import TournamentConfig, TournamentResult, run_local, run_tournament
@@ -33,7 +33,7 @@ def _shares_by_unit(config: TournamentConfig, jobs: int) -> tuple[dict, list]:
 
 
 def test_progress_reports_each_deal_once_done_and_its_share_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tournament, "SHARE_EVERY", 0.0)  # every decision reports: the test sees every step
+    monkeypatch.setattr(live, "SHARE_EVERY", 0.0)  # every decision reports: the test sees every step
     config = TournamentConfig(("random", "easy"), hands=3, games=1, seed=5)
     seen, order = _shares_by_unit(config, jobs=1)
     assert set(seen) == {("deal", 0), ("deal", 1), ("deal", 2), ("game", 0)}

@@ -44,7 +44,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +54,6 @@ from hearts.core import (
     HandState,
     Move,
     PassCards,
-    PassDirection,
     Phase,
     PlayCard,
     Rules,
@@ -65,6 +64,8 @@ from hearts.core import (
 from hearts.core.cards import CardSet
 from hearts.players.base import Player
 from hearts.players.registry import make_player
+from hearts.sim import live
+from hearts.sim.live import ProgressFn, Unit
 from hearts.sim.stats import Estimate, mean_ci, percentile, rate_ci
 
 __all__ = [
@@ -85,8 +86,6 @@ __all__ = [
     "check_players",
 ]
 
-#: A unit of work: ("deal", index) or ("game", index); all its tables are played together.
-Unit = tuple[str, int]
 
 #: Games that have not ended after this many hands are stopped with an error (a rules setting that cannot end).
 MAX_HANDS_PER_GAME = 500
@@ -259,7 +258,7 @@ def _decide(player: Player, view: SeatView, label: str) -> tuple[Move, float]:
             f"{label} in seat {view.seat} failed to decide in hand {view.hand_number + 1} ({view.phase.value}): {exc}"
         ) from exc
     seconds = time.perf_counter() - start
-    _report_share(view)
+    live.report(view)
     move = decision.move
     if move.seat != view.seat:
         raise TournamentError(
@@ -356,103 +355,20 @@ def _play_game_table(config: TournamentConfig, index: int, table: int, seating: 
 
 def play_table(config: TournamentConfig, unit: Unit, table: int) -> TableResult:
     """Play one table of a deal (a single hand) or of a whole game: the work a worker process is given."""
-    global _playing
     kind, index = unit
     if kind not in ("deal", "game"):
         raise TournamentError(f"unknown unit kind {kind!r}: 'deal' or 'game'")
     seating = tables_for(len(config.players), config.rules.players, index)[table]
-    _playing = (unit, table)
-    try:
+    with live.playing(unit, table):
         if kind == "deal":
             return _play_deal_table(config, index, table, seating, deal_for(config, "deal", index))
         return _play_game_table(config, index, table, seating)
-    finally:
-        _playing = None
 
 
 def play_unit(config: TournamentConfig, unit: Unit) -> list[TableResult]:
     """Play one deal (a single hand) or one whole game at every one of its tables."""
     tables = tables_for(len(config.players), config.rules.players, unit[1])
     return [play_table(config, unit, t) for t in range(len(tables))]
-
-
-# -- progress within a unit ------------------------------------------------------------------------------
-
-#: Called with (unit, table, share of the table played so far, below 1) as play goes on; set in each
-#: worker process (and in this one when it plays alone) for the time of a run.
-_share_sink: Callable[[Unit, int, float], None] | None = None
-#: The unit being played here and the table's number in it.
-_playing: tuple[Unit, int] | None = None
-_last_share = 0.0
-#: Seconds between two reports of a table's share: often enough for a live ETA, rare enough to cost nothing.
-SHARE_EVERY = 0.2
-
-
-def _report_share(view: SeatView) -> None:
-    """Report the share of the table in play after a decision: the passes made and cards played out of
-    all of them (deals; the passes count, so that the bar moves while the seats think about them) or
-    the leading total's share of the target (games)."""
-    global _last_share
-    if _share_sink is None or _playing is None:
-        return
-    now = time.monotonic()
-    if now - _last_share < SHARE_EVERY:
-        return
-    _last_share = now
-    rules = view.rules
-    if _playing[0][0] == "deal":
-        passes = 0 if view.direction is PassDirection.HOLD else rules.players
-        steps = rules.hand_size * rules.players + passes
-        part = (steps - sum(view.hand_sizes) - passes + (sum(view.has_passed) if passes else 0)) / steps
-    else:
-        part = max(view.totals) / rules.target
-    _share_sink(*_playing, min(part, 0.99))
-
-
-def _start_worker(queue: Any) -> None:
-    """A worker process's start: its shares go to the parent through ``queue``."""
-    global _share_sink
-    _share_sink = lambda unit, table, share: queue.put((unit, table, share))  # noqa: E731
-
-
-class _Units:
-    """The parent's account of the units: the tables played, the share of those in play, and progress."""
-
-    def __init__(self, config: TournamentConfig, progress: ProgressFn | None) -> None:
-        k, n = len(config.players), config.rules.players
-        self.tables = {unit: len(tables_for(k, n, unit[1])) for unit in units_of(config)}
-        self.results: dict[Unit, dict[int, TableResult]] = {unit: {} for unit in self.tables}
-        self.shares: dict[Unit, dict[int, float]] = {unit: {} for unit in self.tables}
-        self.progress = progress
-
-    def work(self) -> list[tuple[Unit, int]]:
-        """Every table to play, the units' in order (the long ones, games, first)."""
-        return [(unit, t) for unit, count in self.tables.items() for t in range(count)]
-
-    def share(self, unit: Unit, table: int, share: float) -> None:
-        if table in self.results[unit]:
-            return  # a report that arrived after the table's result
-        self.shares[unit][table] = share
-        self._report(unit)
-
-    def played(self, result: TableResult) -> None:
-        unit = (result.kind, result.index)
-        self.results[unit][result.table] = result
-        self.shares[unit].pop(result.table, None)
-        self._report(unit)
-
-    def _report(self, unit: Unit) -> None:
-        if self.progress:
-            played = len(self.results[unit])
-            share = 1.0 if played == self.tables[unit] else min(0.99, (played + sum(self.shares[unit].values())) / self.tables[unit])
-            self.progress(unit, share)
-
-    @property
-    def done(self) -> bool:
-        return all(len(self.results[u]) == count for u, count in self.tables.items())
-
-    def ordered(self) -> list[TableResult]:
-        return _ordered({unit: [tables[t] for t in sorted(tables)] for unit, tables in self.results.items()})
 
 
 def units_of(config: TournamentConfig) -> list[Unit]:
@@ -464,52 +380,47 @@ def _play_table_star(args: tuple[TournamentConfig, Unit, int]) -> TableResult:
     return play_table(*args)
 
 
-#: Progress: ``(unit, share)``, the share (0 to 1) of a deal's or game's tables played so far; exactly 1.0
-#: once, when the unit is done (all its tables played), and below 1 before.
-ProgressFn = Callable[[Unit, float], None]
-
-
 def run_local(
     config: TournamentConfig, jobs: int | None = None, progress: ProgressFn | None = None
 ) -> list[TableResult]:
     """Play every table on this machine with ``jobs`` processes (default: every core); results in unit order.
 
     Each table of each deal or game is a piece of work of its own, so that a game's tables are played
-    side by side and the workers finish together.
+    side by side and the workers finish together; ``progress`` hears each unit's share as it is played
+    (:mod:`hearts.sim.live`).
     """
-    global _share_sink
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise TournamentError(f"--jobs must be at least 1, not {jobs}")
-    units = _Units(config, progress)
-    work = units.work()
+    k, n = len(config.players), config.rules.players
+    units = live.UnitShares({unit: len(tables_for(k, n, unit[1])) for unit in units_of(config)}, progress)
+    work = [(unit, t) for unit, count in units.tables.items() for t in range(count)]  # games' tables first
+    results: dict[Unit, dict[int, TableResult]] = {unit: {} for unit in units.tables}
+
+    def done(result: TableResult) -> None:
+        unit = (result.kind, result.index)
+        results[unit][result.table] = result
+        units.played(unit, result.table)
+
     if jobs == 1 or len(work) == 1:
-        _share_sink = units.share
-        try:
+        with live.reporting_to(units.share):
             for unit, table in work:
-                units.played(play_table(config, unit, table))
-        finally:
-            _share_sink = None
+                done(play_table(config, unit, table))
     else:
         import multiprocessing
-        import queue as queues
 
         # "spawn": workers start clean, with no copy of a parent's threads (the progress display runs one).
         ctx = multiprocessing.get_context("spawn")
         shares = ctx.Queue()
-        with ctx.Pool(min(jobs, len(work)), initializer=_start_worker, initargs=(shares,)) as pool:
+        with ctx.Pool(min(jobs, len(work)), initializer=live.start_worker, initargs=(shares,)) as pool:
             pending = pool.imap_unordered(_play_table_star, ((config, unit, table) for unit, table in work))
             while not units.done:
                 try:
-                    units.played(pending.next(timeout=SHARE_EVERY))
+                    done(pending.next(timeout=live.SHARE_EVERY))
                 except multiprocessing.TimeoutError:
                     pass
-                while True:  # the shares reported meanwhile
-                    try:
-                        units.share(*shares.get_nowait())
-                    except queues.Empty:
-                        break
-    return units.ordered()
+                units.drain(shares)
+    return _ordered({unit: [tables[t] for t in sorted(tables)] for unit, tables in results.items()})
 
 
 def _ordered(results: dict[Unit, list[TableResult]]) -> list[TableResult]:
