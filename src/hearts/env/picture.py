@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hearts.core import Card, Phase, SeatView
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 #: Frame size in pixels (width, height): 4:3, both multiples of 16 as video encoders like.
 WIDTH, HEIGHT = 640, 480
@@ -36,7 +40,7 @@ def _seat_point(offset: int, players: int, rx: float, ry: float) -> tuple[float,
     return 0.5 + rx * math.cos(angle), 0.56 + ry * math.sin(angle)
 
 
-def _card(ax: object, x: float, y: float, card: Card, *, dim: bool = False, width: float = 0.055) -> None:
+def _card(ax: Axes, x: float, y: float, card: Card, *, dim: bool = False, width: float = 0.055) -> None:
     from matplotlib.patches import FancyBboxPatch
 
     height = width * 1.45 * WIDTH / HEIGHT
@@ -45,9 +49,9 @@ def _card(ax: object, x: float, y: float, card: Card, *, dim: bool = False, widt
         (x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0,rounding_size=0.006",
         facecolor=face, edgecolor="#222222", linewidth=1.0,
     )  # fmt: skip
-    ax.add_patch(box)  # type: ignore[attr-defined]
+    ax.add_patch(box)
     colour = "#c0143c" if card.suit in _RED_SUITS else "black"
-    ax.text(x, y, card.symbol(), ha="center", va="center", fontsize=11, color=colour, alpha=0.55 if dim else 1.0)  # type: ignore[attr-defined]
+    ax.text(x, y, card.symbol(), ha="center", va="center", fontsize=11, color=colour, alpha=0.55 if dim else 1.0)
 
 
 def _status(view: SeatView) -> str:
