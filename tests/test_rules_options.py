@@ -273,9 +273,9 @@ def test_from_dict_errors_are_rules_errors(data: Any, message: str) -> None:
 
 def test_describe_names_every_option() -> None:
     described = dict(Rules.preset("omnibus", players=5).describe())
-    # bonus_points is told with the bonus card ("JD scores -10").
+    # bonus_points is told with the bonus card ("J♦ scores -10").
     init_fields = [f.name for f in dataclasses.fields(Rules) if f.init and f.name != "bonus_points"]
     assert list(described) == init_fields
     assert described["players"] == "5 (10 cards each)"
-    assert described["bonus_card"] == "JD scores -10"
-    assert "3C" in described["opening"]
+    assert described["bonus_card"] == "J♦ scores -10"
+    assert described["removed"] == "2♣ 2♦" and "3♣" in described["opening"]

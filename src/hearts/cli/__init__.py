@@ -25,8 +25,28 @@ app = typer.Typer(
 )
 
 
+def version_text() -> str:
+    """``hearts X.Y.Z``, from the installed package's metadata (the version in pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"hearts {version('hearts')}"
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "hearts (not installed: no version)"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Hearts: play in the browser or the terminal, simulate, run tournaments, replay records."""
 
 

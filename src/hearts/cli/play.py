@@ -15,6 +15,8 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
+from hearts.cli._options import OLD_PLAYERS_HELP, seats_from
+
 RULES_HELP = "Rules (override the preset)"
 #: Below this many columns the help is click's plain list: rich's table of four columns would cut
 #: the long flag names (``--points-on-first-trick/--no-points-on-first-trick``) to a few letters.
@@ -61,9 +63,10 @@ def register(app: typer.Typer) -> None:
         seats: Annotated[
             int | None,
             typer.Option(
-                "--seats", "--players", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP
+                "--seats", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP
             ),
         ] = None,
+        old_players: Annotated[int | None, typer.Option("--players", hidden=True, help=OLD_PLAYERS_HELP)] = None,
         opponents: Annotated[
             str,
             typer.Option(
@@ -221,6 +224,8 @@ def register(app: typer.Typer) -> None:
         def fail(message: str) -> None:
             typer.echo(f"error: {message}", err=True)
             raise typer.Exit(2)
+
+        seats = seats_from(seats, old_players)
 
         if speed is not None and speed not in SPEEDS:
             fail(f"unknown speed {speed!r}: choose one of {', '.join(SPEEDS)}")

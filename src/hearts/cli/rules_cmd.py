@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import typer
 
+from hearts.cli._options import OLD_PLAYERS_HELP, seats_from
+
 
 def register(app: typer.Typer) -> None:
     @app.command("rules")
     def rules_command(
         preset: str = typer.Argument("standard", help="A preset name; 'list' shows them all."),
-        players: int = typer.Option(None, "--players", "--seats", help="Number of players (3 to 6)."),
+        seats: int = typer.Option(None, "--seats", help="Number of players at the table (3 to 6)."),
+        old_players: int = typer.Option(None, "--players", hidden=True, help=OLD_PLAYERS_HELP),
     ) -> None:
         """Print the rules a preset plays by, option by option."""
+        players = seats_from(seats, old_players)
         from rich.console import Console
         from rich.table import Table
 

@@ -15,7 +15,10 @@ def register(app: typer.Typer) -> None:
         seats: int = typer.Option(4, "--seats", min=3, max=6, help="Seats at the table (3 to 6)."),
         preset: str = typer.Option("standard", "--preset", help="Rule preset (see 'hearts rules list')."),
         seed: int = typer.Option(
-            0, "--seed", help="Seed of the deals and the players: the same seed gives the same hands."
+            0,
+            "--seed",
+            help="Seed of the deals and the players: the same seed and engine give the same hands (the python and "
+            "fast engines draw from different generators, so they deal different hands from one seed).",
         ),
         players: str = typer.Option(
             "random", "--players", help="Player level for every seat, or comma-separated levels one per seat."
@@ -83,7 +86,7 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task("simulate", total=hands)
             result = simulate(config, progress=lambda done, total: bar.update(task, completed=done), records=sink)
 
-        rules_name = f"{config.preset}, {config.seats} seats, {config.engine} engine"
+        rules_name = f"{config.preset}, {config.seats} seats, {config.engine} engine, seed {config.seed}"
         console.print(
             f"{result.hands:,} hands ({rules_name}) in {result.seconds:.2f} s: "
             f"[bold]{result.hands_per_second:,.0f} hands/s[/bold] ({result.hands_per_cpu_second:,.0f} per CPU second); "

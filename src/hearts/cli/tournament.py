@@ -40,7 +40,9 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(
             0, "--seed", help="Seed of the deals and the players: the same seed gives the same results."
         ),
-        jobs: int = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes. [default: every core]"),
+        jobs: int = typer.Option(
+            None, "--jobs", "-j", min=1, help="Worker processes. [default: one per core this process may use]"
+        ),
         budget: float = typer.Option(None, "--budget", min=0.0, help="Seconds per decision for players that search."),
         json_path: Path = typer.Option(None, "--json", help="Write every figure and table played to this file."),  # noqa: B008
         plot_path: Path = typer.Option(None, "--plot", help="Write a PNG of the payoff and its running mean."),  # noqa: B008
@@ -58,17 +60,17 @@ def register(app: typer.Typer) -> None:
         import json
 
         from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
 
+        from hearts.cli._progress import TournamentProgress
         from hearts.sim.seats import ON_FAULT
-        from hearts.sim.tournament import TournamentConfig, TournamentError, check_players, run_tournament
+        from hearts.sim.tournament import (
+            TournamentConfig,
+            TournamentError,
+            check_players,
+            default_jobs,
+            run_tournament,
+            tables_for,
+        )
 
         # Wide enough for the figures' table when the output is a file or a pipe (rich assumes 80 then).
         console = Console(width=max(Console().width, 132))
@@ -102,15 +104,18 @@ def register(app: typer.Typer) -> None:
                     "the ray backend needs Ray: pip install 'hearts[ray]'", param_hint="--backend"
                 ) from None
 
-        with Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TimeRemainingColumn(), console=console, disable=quiet, transient=False,
-        ) as bar:  # fmt: skip
-            task = bar.add_task(f"{' vs '.join(config.labels)}", total=hands + games)
+        jobs_used = default_jobs() if jobs is None else jobs
+        if not quiet:
+            console.print(
+                f"{' vs '.join(config.labels)}: {_count(config.hands, 'deal')} and {_count(config.games, 'game')}, "
+                f"each at {len(tables_for(len(config.players), config.rules.players, 0))} tables, "
+                f"{jobs_used} worker process{'es' if jobs_used > 1 else ''} (--jobs)"
+            )
+        with TournamentProgress(console, config.rules, config.hands, config.games, quiet) as progress:
             try:
                 result = run_tournament(
                     config, jobs=jobs, backend=backend, ray_address=ray_address, check=False,
-                    progress=lambda unit, done, total: bar.update(task, completed=done),
+                    progress=progress.show,
                 )  # fmt: skip
             except ValueError as exc:
                 console.print(f"[red]error:[/red] {exc}")
@@ -132,6 +137,7 @@ def _print_result(console: object, result: object) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from hearts.sim.stats import MIN_RATE_SAMPLES
     from hearts.sim.tournament import TournamentResult, tables_for
 
     assert isinstance(console, Console) and isinstance(result, TournamentResult)
@@ -143,7 +149,10 @@ def _print_result(console: object, result: object) -> None:
             f"Duplicate tournament: {_count(config.hands, 'deal')} and {_count(config.games, 'game')}, {tables} tables each, "
             f"{n} seats, preset {config.preset}, seed {config.seed} ({result.seconds:.1f} s)"
         ),
-        caption="± is the 95% interval over deals (games for the win rate); payoff = mean of the others' points − own.",
+        caption=(
+            "± is the 95% t interval over deals; \\[low, high] for rates the 95% Wilson interval over deals (games for "
+            f"the win rate; 'too few' below {MIN_RATE_SAMPLES}); payoff = mean of the others' points − own."
+        ),
     )
     for column in (
         "player",
@@ -165,10 +174,10 @@ def _print_result(console: object, result: object) -> None:
             f.label,
             f.payoff.text(2),
             f.points.text(2),
-            f.win_rate.text(3),
-            _percent(f.moons_made),
-            _percent(f.moons_allowed),
-            _ms(f.decision_mean),
+            f.win_rate.text(3, samples="games"),
+            f.moons_made.text(1, scale=100),
+            f.moons_allowed.text(1, scale=100),
+            f.decision_mean.text(2, scale=1000),
             f"{1000 * f.decision_p95:.2f}",
             *((f"{f.faults} ({f.forfeited_hands})",) if any(t.faults for t in result.tables) else ()),
         )
@@ -217,20 +226,3 @@ def _print_faults(console: object, result: object) -> None:
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
-
-def _ms(est: object) -> str:
-    from hearts.sim.stats import Estimate
-
-    assert isinstance(est, Estimate)
-    if est.n == 0:
-        return "–"
-    return f"{1000 * est.mean:.2f} ± {1000 * est.half_width:.2f}"
-
-
-def _percent(est: object) -> str:
-    from hearts.sim.stats import Estimate
-
-    assert isinstance(est, Estimate)
-    if est.n == 0:
-        return "–"
-    return f"{100 * est.mean:.1f} ± {100 * est.half_width:.1f}"

@@ -392,7 +392,7 @@ class Rules:
         return cls(**options)
 
     def describe(self) -> list[tuple[str, str]]:
-        """Each option with its value in words, for ``hearts rules``."""
+        """Each option with its value in words (cards with suit symbols: ``J♦``), for ``hearts rules``."""
         cycle = self.pass_cycle or ()
         moon_words = {
             MoonScoring.ADD_TO_OTHERS: f"shooter scores 0, each other seat +{self.moon_points}",
@@ -402,8 +402,8 @@ class Rules:
         }
         return [
             ("players", f"{self.players} ({self.hand_size} cards each)"),
-            ("removed", " ".join(map(str, self.removed or ())) or "none"),
-            ("opening", f"holder of {self.opening_card} leads " + ("it" if self.opening is OpeningLead.LOWEST_CLUB else "any club")),
+            ("removed", " ".join(c.symbol() for c in self.removed or ()) or "none"),
+            ("opening", f"holder of {self.opening_card.symbol()} leads " + ("it" if self.opening is OpeningLead.LOWEST_CLUB else "any club")),
             ("pass_cycle", ", ".join(d.value for d in cycle)),
             ("pass_count", str(self.pass_count)),
             ("points_on_first_trick", "allowed" if self.points_on_first_trick else "no heart or Q♠ (unless the hand holds only penalty cards)"),
@@ -412,7 +412,7 @@ class Rules:
             ("heart_lead_with_only_queen", "may lead a heart" if self.heart_lead_with_only_queen else "must lead Q♠"),
             ("heart_points", str(self.heart_points)),
             ("queen_points", str(self.queen_points)),
-            ("bonus_card", "none" if self.bonus_card is None else f"{self.bonus_card} scores {self.bonus_points}"),
+            ("bonus_card", "none" if self.bonus_card is None else f"{self.bonus_card.symbol()} scores {self.bonus_points}"),
             ("moon", f"{self.moon.value}: {moon_words[self.moon]}"),
             ("target", f"game ends when a total reaches {self.target}"),
             ("ties", "tied lowest seats share the win" if self.ties is TieRule.SHARE else "play more hands until one seat is lowest"),

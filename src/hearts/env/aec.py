@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from hearts.core import Rules
-from hearts.env.table import Episode, Reward, TableAgents, render_text
+from hearts.env.table import RENDER_FPS, RENDER_MODES, Episode, Reward, TableAgents, render_table
 
 
 class HeartsEnv(TableAgents, AECEnv):
@@ -41,7 +40,7 @@ class HeartsEnv(TableAgents, AECEnv):
     to end the episode with a penalty instead.
     """
 
-    metadata: dict[str, Any] = {"name": "hearts_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "hearts_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS, "is_parallelizable": False}
 
     def __init__(
         self,
@@ -107,17 +106,11 @@ class HeartsEnv(TableAgents, AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The acting seat's view as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
+    def render(self) -> str | np.ndarray | None:
+        """The acting seat's view: ``ansi`` returns it as text, ``human`` prints it, ``rgb_array`` returns
+        a picture (``H x W x 3`` ``uint8``)."""
         seat = None if self.table.over else self._seats[self.agent_selection]
-        text = render_text(self.table, seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.table, seat, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the engine holds no outside resources."""

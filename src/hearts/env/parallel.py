@@ -18,19 +18,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from hearts.core import OutOfTurnError, Rules
-from hearts.env.table import Episode, Reward, TableAgents, render_text
+from hearts.env.table import RENDER_FPS, RENDER_MODES, Episode, Reward, TableAgents, render_table
 
 
 class HeartsParallelEnv(TableAgents, ParallelEnv):
     """Hearts as a PettingZoo parallel environment; options as :class:`~hearts.env.aec.HeartsEnv`."""
 
-    metadata: dict[str, Any] = {"name": "hearts_parallel_v0", "render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"name": "hearts_parallel_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -102,16 +101,10 @@ class HeartsParallelEnv(TableAgents, ParallelEnv):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        """The view of the (first) seat to move as text; ``ansi`` returns it, ``human`` prints it."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        text = render_text(self.table, self.table.next_seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> str | np.ndarray | None:
+        """The view of the (first) seat to move: ``ansi`` returns it as text, ``human`` prints it,
+        ``rgb_array`` returns a picture (``H x W x 3`` ``uint8``)."""
+        return render_table(self.table, self.table.next_seat, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from hearts.core import IllegalMoveError, OutOfTurnError, Rules
 from hearts.env.encoding import ACTION_COUNT, describe_action, layout_for
-from hearts.env.table import Episode, Reward, Table, render_text
+from hearts.env.table import RENDER_FPS, RENDER_MODES, Episode, Reward, Table, check_render_mode, render_table
 from hearts.players.base import Player
 from hearts.players.registry import make_player
 
@@ -45,7 +45,7 @@ class HeartsGymEnv(gymnasium.Env):
     ``info["illegal_action"]``; with ``"raise"`` it raises that error.
     """
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -79,9 +79,7 @@ class HeartsGymEnv(gymnasium.Env):
             raise ValueError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         layout = layout_for(n)
         self.observation_space = spaces.Box(layout.low.copy(), layout.high.copy(), dtype=np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
@@ -154,16 +152,10 @@ class HeartsGymEnv(gymnasium.Env):
             self.render()
         return obs, float(reward), table.over, False, info
 
-    def render(self) -> str | None:
-        """The learner's view as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        text = render_text(self.table, None if self.table.over else self.seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> str | np.ndarray | None:
+        """The learner's view: ``ansi`` returns it as text, ``human`` prints it, ``rgb_array`` returns a
+        picture (``H x W x 3`` ``uint8``, see :mod:`hearts.env.picture`)."""
+        return render_table(self.table, None if self.table.over else self.seat, self.render_mode)
 
     def _close_players(self, made_here_only: bool = False) -> None:
         for player in self.players.values():

@@ -298,6 +298,43 @@ def observation_space(players: int) -> gymnasium.spaces.Dict:
     )
 
 
+#: Every environment's render modes: ``human`` prints text, ``ansi`` returns it, ``rgb_array`` returns a picture.
+RENDER_MODES = ["human", "ansi", "rgb_array"]
+#: Frames per second for videos of ``rgb_array`` frames (one frame a decision).
+RENDER_FPS = 4
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` if it is one of :data:`RENDER_MODES` or ``None``; a ``ValueError`` naming them otherwise."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES}, not {render_mode!r}")
+    return render_mode
+
+
+def render_table(table: Table, seat: int | None, render_mode: str | None) -> str | np.ndarray | None:
+    """What every environment's ``render()`` does: ``seat``'s view (the end of the episode when ``seat`` is
+    None) printed (``human``), as text (``ansi``) or as an ``H x W x 3`` ``uint8`` picture (``rgb_array``)."""
+    import gymnasium
+
+    if render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi', 'human' or 'rgb_array'")
+        return None
+    if render_mode == "rgb_array":
+        from hearts.env.picture import table_picture
+
+        if seat is None:  # the episode is over: every seat's last hand and total, from seat 0's side
+            scores = table.last_scores() or (0,) * table.players
+            totals = table.totals if table.game is not None else scores
+            lines = [f"last hand {score:+d} · total {total}" for score, total in zip(scores, totals, strict=True)]
+            return table_picture(table.view(0), final=lines)
+        return table_picture(table.view(seat), chosen=table.selected[seat])
+    text = render_text(table, seat)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def render_text(table: Table, seat: int | None) -> str:
     """What ``seat`` sees, as text (the seat to move when ``seat`` is None): never another seat's cards."""
     if seat is None:
@@ -339,9 +376,7 @@ class TableAgents:
         from hearts.env.encoding import ACTION_COUNT
 
         self.table = Table(rules, episode, reward, names)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         n = self.table.players
         self.possible_agents = [agent_name(s) for s in range(n)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}

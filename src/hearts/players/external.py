@@ -192,6 +192,7 @@ class ExternalPlayer(Player):
     def _start(self, view: SeatView) -> None:
         self.starts += 1
         self.games = 0  # a new process counts its games from 1
+        self._stderr.clear()  # a fault's stderr tail is its own process's (a kept bot restarts after a fault)
         try:
             self._proc = subprocess.Popen(
                 self.argv,

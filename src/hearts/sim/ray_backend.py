@@ -1,15 +1,16 @@
 """The same duplicate tournament on a Ray cluster (``pip install 'hearts[ray]'``).
 
-Each unit of work (one deal at all its tables, or one whole game at all its
-tables) is a Ray task running :func:`hearts.sim.tournament.play_unit`, the very
-function the local backend runs; every deal, seating and player seed derives
-from the tournament seed and the unit, never from the worker, so the results
-are identical to the local backend's for the same seed.
+Each table of each deal or game is a Ray task running
+:func:`hearts.sim.tournament.play_table`, the very function the local backend's
+workers run; every deal, seating and player seed derives from the tournament
+seed, the unit and the table, never from the worker, so the results are
+identical to the local backend's for the same seed. Progress is told per table
+played (a deal's or game's share of tables), not from inside a table.
 
 Without ``address`` a local Ray instance with ``jobs`` CPUs is started (and shut
 down afterwards); with one (``auto`` or ``ray://host:10001``) the tasks go to
 that cluster, whose workers must have ``hearts`` installed. Each worker keeps its
-``cmd:`` bots for every unit it plays (:mod:`hearts.sim.seats`), as a local worker does.
+``cmd:`` bots for every table it plays (:mod:`hearts.sim.seats`), as a local worker does.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from hearts.sim.tournament import (
     TableResult,
     TournamentConfig,
     TournamentError,
-    Unit,
     _ordered,
     default_jobs,
-    play_unit,
-    units_of,
+    play_table,
+    table_work,
 )
 
 
@@ -43,7 +43,7 @@ def run_ray(
     progress: ProgressFn | None = None,
     address: str | None = None,
 ) -> list[TableResult]:
-    """Play every unit as a Ray task; results in unit order, as :func:`~hearts.sim.tournament.run_local` gives."""
+    """Play every table as a Ray task; results in unit order, as :func:`~hearts.sim.tournament.run_local` gives."""
     ray = _import_ray()
     started_here = False
     if not ray.is_initialized():
@@ -56,25 +56,24 @@ def run_ray(
             ray.init(num_cpus=jobs, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
         started_here = True
     try:
-        task = ray.remote(num_cpus=1)(play_unit)
+        task = ray.remote(num_cpus=1)(play_table)
         config_ref = ray.put(config)
-        units = units_of(config)
-        pending = {task.remote(config_ref, unit): unit for unit in units}
-        results: dict[Unit, list[TableResult]] = {}
+        units, work = table_work(config, progress)
+        pending = {task.remote(config_ref, unit, table): (unit, table) for unit, table in work}
+        results: list[TableResult] = []
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                unit = pending.pop(ref)
+                unit, table = pending.pop(ref)
                 try:
-                    results[unit] = ray.get(ref)
+                    results.append(ray.get(ref))
                 except ray.exceptions.RayTaskError as exc:
                     # A player's fault (or any tournament error) raised in a worker: give it as raised there,
                     # its message whole, not wrapped in the worker's traceback.
                     if isinstance(exc.cause, TournamentError):
                         raise exc.cause from None
                     raise
-                if progress:
-                    progress(unit, len(results), len(units))
+                units.played(unit, table)
         return _ordered(results)
     finally:
         if started_here:

@@ -28,6 +28,7 @@ from typing import Any
 from hearts.core import ChooseMoon, Game, HandState, Move, PassCards, PlayCard, Rules, SeatView
 from hearts.players.base import Player
 from hearts.players.registry import make_player, parse_player
+from hearts.sim import live
 
 #: What a tournament does on a fault: stop with the fault named (the default), or score forfeits and play on.
 ON_FAULT = ("stop", "forfeit")
@@ -116,7 +117,12 @@ class TableSeat:
         self.stand_in: Player | None = None
 
     def play(self, view: SeatView, apply: Callable[[Move], object]) -> None:
-        """Decide ``view``'s move and ``apply`` it (which raises ``ValueError`` on an illegal move)."""
+        """Decide ``view``'s move and ``apply`` it (which raises ``ValueError`` on an illegal move), then report
+        the table's share played to whoever follows it live (:func:`hearts.sim.live.report`)."""
+        self._play(view, apply)
+        live.report(view)  # outside the player's timed decision; the stand-in's moves move the table on too
+
+    def _play(self, view: SeatView, apply: Callable[[Move], object]) -> None:
         if self.stand_in is None:
             start = time.perf_counter()
             try:
@@ -167,6 +173,36 @@ class TableSeat:
     def forfeits(self, hand: int) -> bool:
         """Whether this seat's hand ``hand`` (0-based) is scored as a forfeit: it faulted in it or before."""
         return self.fault is not None and hand >= self.fault.hand - 1
+
+
+def table_seats(
+    specs: Sequence[str], seating: Sequence[int], seeds: Sequence[int], budget: float | None, on_fault: str,
+    first_hand: int = 0,
+) -> list[TableSeat]:
+    """The seats of a new table: player ``seating[s]`` (``specs[seating[s]]``) in seat ``s``, seeded ``seeds[s]``."""
+    return [
+        TableSeat(seat_player(specs[p], p, s, seeds[s], budget), p, s, seeds[s], on_fault, first_hand)
+        for s, p in enumerate(seating)
+    ]  # fmt: skip
+
+
+def close_seats(seats: Iterable[TableSeat]) -> None:
+    """A table is over: close its players (a kept ``cmd:`` bot stays, for this worker's next table)."""
+    for s in seats:
+        close_player(s.player)
+
+
+def table_scores(
+    seats: Sequence[TableSeat], hands: Sequence[HandState], rules: Rules
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each seat's points over a table's finished ``hands`` and the moons it shot: a hand it forfeited
+    scores :func:`forfeit_points` and no moon (so a stand-in's play is never credited)."""
+    forfeit, zeros = forfeit_points(rules), (0,) * rules.players
+    points = tuple(
+        sum(forfeit if s.forfeits(i) else (h.scores or zeros)[s.seat] for i, h in enumerate(hands)) for s in seats
+    )
+    moons = tuple(sum(h.shooter == s.seat and not s.forfeits(i) for i, h in enumerate(hands)) for s in seats)
+    return points, moons
 
 
 class PlayerCheckError(ValueError):

@@ -1,8 +1,12 @@
-"""Means with confidence intervals, percentiles and running means for tournament figures.
+"""Means and rates with confidence intervals, percentiles and running means for tournament figures.
 
 Tournament figures are means over deals (the duplicate unit), so the interval is
 Student's t interval: exact for normal data and right for the few-deal runs
 that tests and quick checks make, where the normal 1.96 would be too narrow.
+Rates (moons per seat-hand, the share of games won) are bounded by 0 and 1, where
+a t interval spills over the bounds when the rate is small or the sample short:
+:func:`rate_ci` gives Wilson's score interval instead, which stays inside them.
+Below :data:`MIN_RATE_SAMPLES` deals or games a rate is reported as too few to say.
 SciPy would give the t quantile, but it is not a dependency of the core install
 (only of the OpenSpiel extra), so the quantile is computed here from the
 regularized incomplete beta function, to about 1e-10.
@@ -12,6 +16,9 @@ regularized incomplete beta function, to about 1e-10.
 >>> est = mean_ci([1.0, 2.0, 3.0, 4.0, 5.0])
 >>> est.mean, round(est.low, 4), round(est.high, 4), est.n
 (3.0, 1.0368, 4.9632, 5)
+>>> rate = rate_ci([0.0] * 19 + [0.5])
+>>> round(rate.mean, 3), rate.low >= 0.0, round(rate.high, 3), rate.text(3)
+(0.025, True, 0.2, '0.025 [0.003, 0.200]')
 """
 
 from __future__ import annotations
@@ -22,7 +29,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
 
-__all__ = ["Estimate", "mean_ci", "percentile", "running_mean_ci", "t_quantile", "t_cdf"]
+__all__ = [
+    "MIN_RATE_SAMPLES", "Estimate", "mean_ci", "percentile", "rate_ci", "running_mean_ci", "t_quantile", "t_cdf",
+]  # fmt: skip
+
+#: Fewer deals (or games) than this and a rate's interval spans most of 0..1: it is shown as too few to say.
+MIN_RATE_SAMPLES = 10
 
 
 def _betacf(a: float, b: float, x: float) -> float:
@@ -121,7 +133,11 @@ def _t_upper(p: float, df: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A mean with its confidence interval over ``n`` samples (``low == high == mean`` when n < 2)."""
+    """A mean with its confidence interval over ``n`` samples (``low == high == mean`` when n < 2).
+
+    ``method`` is how the interval was made: ``"t"`` (:func:`mean_ci`, symmetric) or ``"wilson"``
+    (:func:`rate_ci`, for rates: inside 0..1, not symmetric).
+    """
 
     mean: float
     low: float
@@ -129,12 +145,18 @@ class Estimate:
     n: int
     sd: float
     level: float = 0.95
+    method: str = "t"
+
+    @property
+    def too_few(self) -> bool:
+        """A rate over fewer than :data:`MIN_RATE_SAMPLES` samples: too few to report."""
+        return self.method == "wilson" and self.n < MIN_RATE_SAMPLES
 
     @property
     def half_width(self) -> float:
         return (self.high - self.low) / 2.0
 
-    def to_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int | str]:
         return {
             "mean": self.mean,
             "ci_low": self.low,
@@ -142,15 +164,21 @@ class Estimate:
             "n": self.n,
             "sd": self.sd,
             "level": self.level,
+            "interval": self.method,
         }
 
-    def text(self, digits: int = 2) -> str:
-        """``mean ± half-width`` for tables."""
+    def text(self, digits: int = 2, scale: float = 1.0, samples: str = "deals") -> str:
+        """``mean ± half-width`` for tables; a rate as ``mean [low, high]``, or ``too few games (2)`` below
+        :data:`MIN_RATE_SAMPLES` ``samples``. ``scale`` multiplies every figure (100 for percentages)."""
         if self.n == 0:
             return "–"
+        if self.method == "wilson":
+            if self.too_few:
+                return f"too few {samples} ({self.n})"
+            return f"{scale * self.mean:.{digits}f} [{scale * self.low:.{digits}f}, {scale * self.high:.{digits}f}]"
         if self.n < 2:
-            return f"{self.mean:.{digits}f}"
-        return f"{self.mean:.{digits}f} ± {self.half_width:.{digits}f}"
+            return f"{scale * self.mean:.{digits}f}"
+        return f"{scale * self.mean:.{digits}f} ± {scale * self.half_width:.{digits}f}"
 
 
 def mean_ci(values: Sequence[float], level: float = 0.95) -> Estimate:
@@ -170,6 +198,36 @@ def mean_ci(values: Sequence[float], level: float = 0.95) -> Estimate:
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = t_quantile(0.5 + level / 2.0, n - 1) * sd / math.sqrt(n)
     return Estimate(mean, mean - half, mean + half, n, sd, level)
+
+
+def rate_ci(values: Sequence[float], level: float = 0.95) -> Estimate:
+    """The mean of per-deal rates (each between 0 and 1) with Wilson's score interval, ``n`` the deals.
+
+    Each deal's value may average several seats (a player holds two seats of a four-seat deal); counting
+    deals rather than seats keeps the interval honest about the seats of one deal moving together (it is
+    wider, never narrower, than Wilson's over seats). The interval never leaves 0..1, even at 0 or 1.
+
+    >>> r = rate_ci([0.0] * 30)
+    >>> r.mean, r.low, round(r.high, 3)
+    (0.0, 0.0, 0.114)
+    """
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"a confidence level is between 0 and 1, not {level}")
+    if any(not 0.0 <= v <= 1.0 for v in values):
+        raise ValueError("a rate is between 0 and 1: " + ", ".join(str(v) for v in values if not 0.0 <= v <= 1.0))
+    n = len(values)
+    if n == 0:
+        nan = float("nan")
+        return Estimate(nan, nan, nan, 0, nan, level, "wilson")
+    p = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - p) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    z = NormalDist().inv_cdf(0.5 + level / 2.0)
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    low = 0.0 if p == 0.0 else max(0.0, centre - half)  # exactly 0 (1) at a rate of 0 (1), not rounding's 1e-17
+    high = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return Estimate(p, low, high, n, sd, level, "wilson")
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -49,7 +49,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +64,8 @@ from hearts.core import (
 )
 from hearts.core.cards import CardSet
 from hearts.players.registry import parse_player
+from hearts.sim import live
+from hearts.sim.live import ProgressFn, Unit
 from hearts.sim.seats import (
     ON_FAULT,
     SeatFault,
@@ -72,11 +74,12 @@ from hearts.sim.seats import (
     apply_to_hand,
     check_players,
     close_kept,
-    close_player,
+    close_seats,
     forfeit_points,
-    seat_player,
+    table_scores,
+    table_seats,
 )
-from hearts.sim.stats import Estimate, mean_ci, percentile
+from hearts.sim.stats import Estimate, mean_ci, percentile, rate_ci
 
 __all__ = [
     "TournamentConfig",
@@ -87,16 +90,16 @@ __all__ = [
     "seatings",
     "tables_for",
     "deal_for",
+    "play_table",
     "play_unit",
     "run_tournament",
     "run_local",
+    "table_work",
     "units_of",
     "default_jobs",
     "check_players",
 ]
 
-#: A unit of work: ("deal", index) or ("game", index); all its tables are played together.
-Unit = tuple[str, int]
 
 #: Games that have not ended after this many hands are stopped with an error (a rules setting that cannot end).
 MAX_HANDS_PER_GAME = 500
@@ -263,14 +266,14 @@ class TableResult:
         }
 
 
-def _seats(config: TournamentConfig, kind: str, index: int, table: int, seating: tuple[int, ...]) -> list[TableSeat]:
-    out = []
-    for s, p in enumerate(seating):
-        seed = _player_seed(config, kind, index, table, s)
-        player = seat_player(config.players[p], p, s, seed, config.budget)
-        # A lone deal's hand is numbered by the deal (for its pass direction); a fault's hand counts from 1 at the table.
-        out.append(TableSeat(player, p, s, seed, config.on_fault, first_hand=index if kind == "deal" else 0))
-    return out
+def _seats(
+    config: TournamentConfig, kind: str, index: int, table: int, seating: tuple[int, ...]
+) -> tuple[tuple[str, ...], list[TableSeat]]:
+    """The names shown at a table ("label (seat)") and its seats, their players made or kept."""
+    names = tuple(f"{config.labels[p]} ({seat_name(s, len(seating))})" for s, p in enumerate(seating))
+    seeds = [_player_seed(config, kind, index, table, s) for s in range(len(seating))]
+    first = index if kind == "deal" else 0  # a lone deal's hand is numbered by the deal (for its pass direction)
+    return names, table_seats(config.players, seating, seeds, config.budget, config.on_fault, first)
 
 
 def _fault_stop(config: TournamentConfig, kind: str, index: int, table: int, fault: SeatFault) -> TournamentError:
@@ -285,36 +288,25 @@ def _fault_stop(config: TournamentConfig, kind: str, index: int, table: int, fau
 def _play_deal_table(
     config: TournamentConfig, index: int, table: int, seating: tuple[int, ...], dealt: tuple[int, ...]
 ) -> TableResult:
-    rules = config.rules
-    labels = config.labels
-    n = rules.players
-    names = tuple(f"{labels[p]} ({seat_name(s, n)})" for s, p in enumerate(seating))
-    seats = _seats(config, "deal", index, table, seating)
+    rules, n = config.rules, config.rules.players
+    names, seats = _seats(config, "deal", index, table, seating)
     hand = HandState(rules, dealt, index)
     zeros = (0,) * n
     try:
         while hand.phase is not Phase.HAND_OVER:
             for seat in hand.to_move:
                 seats[seat].play(SeatView.of_hand(hand, seat, zeros, names), lambda move: apply_to_hand(hand, move))
-    except SeatFaultError as exc:
-        raise _fault_stop(config, "deal", index, table, exc.fault) from None
     finally:
-        for s in seats:
-            close_player(s.player)
-    assert hand.scores is not None
-    scores = tuple(forfeit_points(rules) if s.forfeits(0) else hand.scores[s.seat] for s in seats)
-    moons = tuple(int(hand.shooter == s.seat and not s.forfeits(0)) for s in seats)
+        close_seats(seats)
+    scores, moons = table_scores(seats, [hand], rules)
     faults = tuple(s.fault for s in seats if s.fault is not None)
     times = tuple(tuple(s.times) for s in seats)
     return TableResult("deal", index, table, seating, dealt, scores, moons, (), 1, times, faults)
 
 
 def _play_game_table(config: TournamentConfig, index: int, table: int, seating: tuple[int, ...]) -> TableResult:
-    rules = config.rules
-    labels = config.labels
-    n = rules.players
-    names = tuple(f"{labels[p]} ({seat_name(s, n)})" for s, p in enumerate(seating))
-    seats = _seats(config, "game", index, table, seating)
+    rules, n = config.rules, config.rules.players
+    names, seats = _seats(config, "game", index, table, seating)
     game = Game(rules, seed=0, deals=lambda number: deal_for(config, "game", index, number), names=names)
     try:
         while not game.is_over:
@@ -324,38 +316,39 @@ def _play_game_table(config: TournamentConfig, index: int, table: int, seating: 
                 )
             for seat in game.to_move:
                 seats[seat].play(game.view(seat), game.apply)
-    except SeatFaultError as exc:
-        raise _fault_stop(config, "game", index, table, exc.fault) from None
     finally:
-        for s in seats:
-            close_player(s.player)
-    finished, zeros = game.finished, (0,) * n
-    moons = tuple(sum(h.shooter == s.seat and not s.forfeits(i) for i, h in enumerate(finished)) for s in seats)
+        close_seats(seats)
+    finished = game.finished
+    forfeited, moons = table_scores(seats, finished, rules)
     faults = tuple(s.fault for s in seats if s.fault is not None)
     totals, winners = tuple(game.totals), game.winners
     if faults:  # the faulted seats' hands from the fault on score as forfeits, and the winners follow the totals
-        forfeit = forfeit_points(rules)
-        totals = tuple(
-            sum(forfeit if s.forfeits(i) else (h.scores or zeros)[s.seat] for i, h in enumerate(finished))
-            for s in seats
-        )
-        winners = tuple(s for s in range(n) if totals[s] == min(totals))
+        totals, winners = forfeited, tuple(s for s in range(n) if forfeited[s] == min(forfeited))
     times = tuple(tuple(s.times) for s in seats)
     return TableResult(
         "game", index, table, seating, tuple(finished[0].dealt), totals, moons, winners, len(finished), times, faults
     )
 
 
+def play_table(config: TournamentConfig, unit: Unit, table: int) -> TableResult:
+    """Play one table of a deal (a single hand) or of a whole game: the work a worker process is given."""
+    kind, index = unit
+    if kind not in ("deal", "game"):
+        raise TournamentError(f"unknown unit kind {kind!r}: 'deal' or 'game'")
+    seating = tables_for(len(config.players), config.rules.players, index)[table]
+    try:
+        with live.playing(unit, table):
+            if kind == "deal":
+                return _play_deal_table(config, index, table, seating, deal_for(config, "deal", index))
+            return _play_game_table(config, index, table, seating)
+    except SeatFaultError as exc:  # on_fault="stop": the whole fault, named, as the tournament's error
+        raise _fault_stop(config, kind, index, table, exc.fault) from None
+
+
 def play_unit(config: TournamentConfig, unit: Unit) -> list[TableResult]:
     """Play one deal (a single hand) or one whole game at every one of its tables."""
-    kind, index = unit
-    tables = tables_for(len(config.players), config.rules.players, index)
-    if kind == "deal":
-        dealt = deal_for(config, "deal", index)
-        return [_play_deal_table(config, index, t, seating, dealt) for t, seating in enumerate(tables)]
-    if kind == "game":
-        return [_play_game_table(config, index, t, seating) for t, seating in enumerate(tables)]
-    raise TournamentError(f"unknown unit kind {kind!r}: 'deal' or 'game'")
+    tables = tables_for(len(config.players), config.rules.players, unit[1])
+    return [play_table(config, unit, t) for t in range(len(tables))]
 
 
 def units_of(config: TournamentConfig) -> list[Unit]:
@@ -363,51 +356,52 @@ def units_of(config: TournamentConfig) -> list[Unit]:
     return [("game", g) for g in range(config.games)] + [("deal", d) for d in range(config.hands)]
 
 
-def _play_unit_star(args: tuple[TournamentConfig, Unit]) -> tuple[Unit, list[TableResult]]:
-    return args[1], play_unit(*args)
+def _play_table_star(args: tuple[TournamentConfig, Unit, int]) -> TableResult:
+    return play_table(*args)
 
 
-ProgressFn = Callable[[Unit, int, int], None]
+def table_work(config: TournamentConfig, progress: ProgressFn | None) -> tuple[live.UnitShares, list[tuple[Unit, int]]]:
+    """Every table of every unit, a piece of work each (games' tables first, so that workers finish together),
+    and the account of the units played that tells ``progress``."""
+    k, n = len(config.players), config.rules.players
+    units = live.UnitShares({unit: len(tables_for(k, n, unit[1])) for unit in units_of(config)}, progress)
+    return units, [(unit, t) for unit, count in units.tables.items() for t in range(count)]
 
 
 def run_local(
     config: TournamentConfig, jobs: int | None = None, progress: ProgressFn | None = None
 ) -> list[TableResult]:
-    """Play every unit on this machine with ``jobs`` processes (default: every core); results in unit order."""
+    """Play every table on this machine with ``jobs`` processes (default: every core); results in unit order.
+
+    Each table of each deal or game is a piece of work of its own, so that a game's tables are played
+    side by side and the workers finish together; ``progress`` hears each unit's share as it is played
+    (:mod:`hearts.sim.live`). Each process keeps its ``cmd:`` bots for all its tables and stops them at the end.
+    """
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise TournamentError(f"--jobs must be at least 1, not {jobs}")
-    units = units_of(config)
-    results: dict[Unit, list[TableResult]] = {}
-    if jobs == 1 or len(units) == 1:
+    units, work = table_work(config, progress)
+    results: list[TableResult] = []
+
+    def done(result: TableResult) -> None:
+        results.append(result)
+        units.played((result.kind, result.index), result.table)
+
+    if jobs == 1 or len(work) == 1:
         try:
-            for i, unit in enumerate(units, start=1):
-                results[unit] = play_unit(config, unit)
-                if progress:
-                    progress(unit, i, len(units))
+            with live.reporting_to(units.share):
+                for unit, table in work:
+                    done(play_table(config, unit, table))
         finally:
             close_kept()  # the bots kept for every table of this tournament
     else:
-        import multiprocessing
-
-        # "spawn": workers start clean, with no copy of a parent's threads (the progress display runs one).
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(jobs, len(units))) as pool:
-            work = ((config, unit) for unit in units)
-            for i, (unit, tables) in enumerate(pool.imap_unordered(_play_unit_star, work), start=1):
-                results[unit] = tables
-                if progress:
-                    progress(unit, i, len(units))
-            pool.close()  # workers then end through their exit path, which stops their kept bots
-            pool.join()
+        live.play_in_workers(_play_table_star, ((config, u, t) for u, t in work), min(jobs, len(work)), units, done)
     return _ordered(results)
 
 
-def _ordered(results: dict[Unit, list[TableResult]]) -> list[TableResult]:
-    out: list[TableResult] = []
-    for unit in sorted(results, key=lambda u: (u[0] != "deal", u[1])):
-        out.extend(results[unit])
-    return out
+def _ordered(results: Iterable[TableResult]) -> list[TableResult]:
+    """Deals, then games, each in index and table order, whichever process played them when."""
+    return sorted(results, key=lambda t: (t.kind != "deal", t.index, t.table))
 
 
 def default_jobs() -> int:
@@ -528,7 +522,7 @@ class TournamentResult:
             faulted = [(t, f) for t in self.tables for f in t.faults if f.player == p]
             out.append(
                 PlayerFigures(
-                    label, mean_ci(points), mean_ci(payoff), mean_ci(made), mean_ci(allowed), mean_ci(wins),
+                    label, mean_ci(points), mean_ci(payoff), rate_ci(made), rate_ci(allowed), rate_ci(wins),
                     mean_ci(totals), mean_ci(time_means), percentile(all_times, 95), len(all_times), payoff,
                     len(faulted), sum(t.forfeited_hands(f) for t, f in faulted),
                 )
