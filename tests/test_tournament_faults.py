@@ -20,8 +20,8 @@ from hearts.sim.tournament import TournamentConfig, TournamentError, run_tournam
 runner = CliRunner()
 
 #: A bot that passes its first cards and plays its first legal card; it gives up (exit 3) after
-#: ``argv[1]`` answers (or hangs, with ``hang`` among its arguments), and logs each start and each game
-#: announced to the file ``argv[2]``.
+#: ``argv[1]`` answers (or hangs, with ``hang`` among its arguments), and logs each start, each game
+#: announced and the bye to the file ``argv[2]``.
 QUITTER = textwrap.dedent(
     """
     import json, os, sys, time
@@ -53,6 +53,7 @@ QUITTER = textwrap.dedent(
             print(json.dumps(answer), flush=True)
             answers += 1
         elif message["type"] == "bye":
+            note(f"bye {os.getpid()} {message['reason']}")
             break
     """
 )
@@ -163,6 +164,26 @@ def test_one_bot_process_per_seat_for_the_whole_tournament(quitter: str, tmp_pat
     assert len(games) == 1 + 7 * 2 * 2
     assert {int(line.split()[1]) for line in games} == set(range(1, 7 + 1))  # each process counts its games
     assert not result.faults() and len(result.tables) == 14
+
+
+def test_worker_processes_keep_their_bots_across_tables_and_say_bye_at_the_end(quitter: str, tmp_path: Path) -> None:
+    import os
+
+    log = tmp_path / "bot.log"
+    config = TournamentConfig((f"cmd:{quitter} 100000 {log}", "easy"), hands=4, games=1, seed=3)
+    result = run_tournament(config, jobs=2)
+    lines = [line.split() for line in log.read_text().splitlines()]
+    starts = [int(line[1]) for line in lines if line[0] == "start"]
+    # The check's process, then one per seat the bot holds (four in all) in each worker that played one,
+    # however the ten tables (every table its own piece of work) fell to the two; each told of every table.
+    assert 1 + 4 <= len(starts) <= 1 + 2 * 4
+    assert sum(line[0] == "game" for line in lines) == 1 + 5 * 2 * 2
+    # When the pool ends, each worker stops its kept bots on its way out: each said bye, none was killed.
+    assert sorted(int(line[1]) for line in lines if line[0] == "bye" and line[2] == "done") == sorted(starts)
+    for pid in starts:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert not result.faults() and len(result.tables) == 10
 
 
 def test_py_players_and_named_bots_sit_in_a_tournament(quitter: str, tmp_path: Path) -> None:
