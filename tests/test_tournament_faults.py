@@ -252,3 +252,18 @@ def test_a_bot_hanging_past_its_time_limit_is_a_timeout_fault_and_is_stopped(qui
         if line.startswith("start"):
             with pytest.raises(ProcessLookupError):
                 os.kill(int(line.split()[1]), 0)
+
+
+def test_on_ray_a_fault_stops_with_the_whole_message_and_forfeits_alike(quitter: str) -> None:
+    # Ray is in the dev extra: a real local Ray instance, whose task errors wrap the worker's exception.
+    # Which table meets the crash first depends on how Ray spreads the tables over its workers (each
+    # keeps its own bot process), so the deal is not fixed here; the message must still come whole.
+    config = dict(players=("easy", f"cmd:{quitter} 20"), hands=3, games=0, preset="no-passing", seed=2)
+    with pytest.raises(TournamentError, match=r"faulted in deal \d \(table \d, seat \d \w+, hand 1\): crash at decision 21"):
+        run_tournament(TournamentConfig(**config), jobs=2, backend="ray")  # type: ignore[arg-type]
+    result = run_tournament(TournamentConfig(**config, on_fault="forfeit"), jobs=2, backend="ray")  # type: ignore[arg-type]
+    assert result.faults()
+    for t in result.tables:
+        for f in t.faults:
+            assert t.scores[f.seat] == forfeit_points(Rules.preset("no-passing"))
+    assert result.figures()[1].faults == len(result.faults())
