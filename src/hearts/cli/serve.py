@@ -28,6 +28,9 @@ def register(app: typer.Typer) -> None:
             False, help="Compress websocket messages (permessage-deflate): less traffic, more server CPU per message."
         ),
         log_level: str = typer.Option("info", help="Server log level (debug, info, warning, error)."),
+        per_address: int = typer.Option(
+            64, "--connections-per-address", help="Most websockets open at once from one client address (0: no limit)."
+        ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
         import sys
@@ -36,6 +39,7 @@ def register(app: typer.Typer) -> None:
 
         from hearts.server.app import create_app
         from hearts.server.protocol import MAX_MESSAGE_BYTES
+        from hearts.server.share import Limits
         from hearts.server.storage import default_url
 
         bots: dict[str, str] = {}
@@ -52,9 +56,12 @@ def register(app: typer.Typer) -> None:
         if not 0 <= pause <= 30:
             typer.echo(f"error: --pause must be from 0 to 30 seconds, not {pause}", err=True)
             raise typer.Exit(2)
+        if per_address < 0:
+            typer.echo(f"error: --connections-per-address must be 0 (no limit) or more, not {per_address}", err=True)
+            raise typer.Exit(2)
         url = db or default_url()
         try:
-            app_ = create_app(url, bots=bots, pause=pause)
+            app_ = create_app(url, bots=bots, pause=pause, limits=Limits(per_address=per_address))
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {url!r}: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -22,6 +22,7 @@ from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
+from hearts.server.share import CLOSE_TOO_MANY, Limits
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
 
@@ -142,12 +143,15 @@ class Connection:
         self.task.cancel()
 
 
-def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pause: float | None = None) -> FastAPI:
+def create_app(
+    db_url: str | None = None, bots: dict[str, str] | None = None, pause: float | None = None, limits: Limits | None = None
+) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
-    ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause."""
+    ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
+    ``limits``: how many websockets a seat, a table and a client address may hold open."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause)
+    manager = TableManager(storage, bots=bots, pause=pause, limits=limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -314,10 +318,18 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
             await ws.close(4404)
             return
         table, seat = found
+        address = ws.client.host if ws.client is not None else "unknown"
+        refused = manager.connections.refusal(table.id, seat, address)
+        if refused is not None:
+            log.info("refused a connection to table %s seat %s: %s", table.id, seat, refused)
+            await ws.send_text(error(refused, "connect"))
+            await ws.close(CLOSE_TOO_MANY, refused[:120])
+            return
+        manager.connections.open(table.id, seat, address)
         conn = Connection(ws, seat)
         limiter = RateLimiter()
-        await table.attach(conn)
         try:
+            await table.attach(conn)
             while not conn.closing:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -347,6 +359,7 @@ def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pa
         except WebSocketDisconnect:
             pass
         finally:
+            manager.connections.close(table.id, seat, address)
             await table.detach(conn)
             await conn.finish()
 

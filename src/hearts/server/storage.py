@@ -338,19 +338,28 @@ class Storage:
         return None if r is None else r[0]
 
     def stats(self) -> list[dict[str, Any]]:
-        """Per player name: games finished, wins, hands, average points per hand, moons shot.
+        """Per player name: games finished, wins, hands, average points per hand, moons shot, faults.
 
-        Computer seats count under their seat name too, so a person can compare against them.
+        Computer seats count under their seat name too, so a person can compare against them. A hand
+        whose seat kind is ``"fault"`` (a registered bot had faulted and a stand-in played for it) is
+        counted against the bot as a fault, never as its play: not in its hands, points or moons; and
+        a game in which it faulted is never its win.
         """
         per: dict[str, dict[str, Any]] = {}
 
         def entry(name: str, kind: str) -> dict[str, Any]:
-            return per.setdefault(name, {"name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0})
+            return per.setdefault(name, {"name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0, "faults": 0})
 
+        faulted: set[tuple[str, int]] = set()  # (table, seat) of every bot that faulted there
         with self.engine.connect() as conn:
-            for r in conn.execute(select(hands_t.c.names, hands_t.c.kinds, hands_t.c.points, hands_t.c.shooter)):
+            hand_rows = select(hands_t.c.table_id, hands_t.c.names, hands_t.c.kinds, hands_t.c.points, hands_t.c.shooter)
+            for r in conn.execute(hand_rows):
                 names, kinds, points = json.loads(r.names), json.loads(r.kinds), json.loads(r.points)
                 for seat, name in enumerate(names):
+                    if kinds[seat] == "fault":
+                        entry(name, "bot")["faults"] += 1
+                        faulted.add((r.table_id, seat))
+                        continue
                     e = entry(name, kinds[seat])
                     e["hands"] += 1
                     e["points"] += points[seat]
@@ -365,7 +374,7 @@ class Storage:
             for seat, name in enumerate(json.loads(game.names)):
                 e = entry(name, kinds_of.get(game.id, {}).get(seat, "human"))
                 e["games"] += 1
-                e["wins"] += seat in winners
+                e["wins"] += seat in winners and (game.id, seat) not in faulted
         out = []
         for e in per.values():
             e["average_points"] = round(e["points"] / e["hands"], 2) if e["hands"] else None
