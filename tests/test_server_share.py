@@ -179,9 +179,15 @@ def test_the_pool_runs_one_job_per_kind_and_caps_a_table() -> None:
     assert refused and most == 2
 
 
-def test_a_hint_storm_at_one_table_does_not_starve_another(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hint_storm_at_one_table_does_not_starve_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many connections of one table's seat re-send ``hint`` while another table's computers play: the
     hint is worked out once for the seat's situation, and the other table plays its game to the end."""
+    monkeypatch.setattr(tables_module, "HINT_PROCESSES", 0)  # hints in threads, where the counting hint below runs
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}", pause=0)) as client:
+        storm_and_play(client, monkeypatch)
+
+
+def storm_and_play(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     worked_out: list[int] = []
     real = tables_module._hint_decision
 

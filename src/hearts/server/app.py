@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -22,7 +23,7 @@ from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
-from hearts.server.share import CLOSE_TOO_MANY, Limits
+from hearts.server.share import CLOSE_TOO_MANY, Limits, Pacer
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
 
@@ -328,6 +329,7 @@ def create_app(
         manager.connections.open(table.id, seat, address)
         conn = Connection(ws, seat)
         limiter = RateLimiter()
+        pacer = Pacer()
         try:
             await table.attach(conn)
             while not conn.closing:
@@ -344,6 +346,10 @@ def create_app(
                         conn.close(1008)
                         break
                     continue
+                # Past its share of the table's and the address's rate, the connection's next message waits.
+                wait = pacer.delay(manager.connections.rate(table.id, address), time.monotonic())
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 try:
                     data = parse_message(text)
                 except ProtocolError as exc:

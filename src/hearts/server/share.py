@@ -4,23 +4,29 @@ Two things one client could otherwise take from every other table:
 
 * **Connections.** :class:`ConnectionLimits` counts websockets per seat, per table and per client
   address, and :meth:`ConnectionLimits.refusal` says why a new one is refused (closed with
-  :data:`CLOSE_TOO_MANY` and that reason).
-* **Computer work.** Computer players' moves, stand-ins, hints and closing external bots all run in
-  one :class:`ThinkPool`: a fixed number of threads, each table's waiting jobs in a queue of its own,
-  and the tables served in turn (round-robin), with at most :attr:`ThinkPool.per_table` jobs of one
-  table running at once and one job of each kind (a table's next move, one seat's hint) waiting or
-  running per table. However much one table asks for, every other table's next job starts after at
-  most one job of that table.
+  :data:`CLOSE_TOO_MANY` and that reason). A table's and an address's message rate is shared
+  among their connections (:meth:`ConnectionLimits.rate`), so opening more connections buys no
+  more messages: past its share, a connection's next message is read only when its turn comes
+  (:class:`Pacer`), and what it sends meanwhile waits in its own socket, costing the server nothing.
+* **Computer work.** Computer players' moves, stand-ins, hints and closing external bots all go
+  through one :class:`ThinkPool`: a fixed number of threads (and worker processes for the hints),
+  each table's waiting jobs in a queue of its own, and the tables served in turn (round-robin),
+  with at most half the workers busy with one table and one job of each kind (a table's next move,
+  one seat's hint) waiting or running per table. However much one table asks for, every other
+  table's next job starts after at most one more job of that table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
+import multiprocessing
+import os
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,6 +43,8 @@ class Limits:
     per_seat: int = 4  #: one person's phone, computer and a spare tab or two
     per_table: int = 64  #: every seat's connections and the spectators together
     per_address: int = 64  #: from one client address (a household or a classroom behind one router)
+    table_rate: float = 200.0  #: messages a second from all of one table's connections, shared between them
+    address_rate: float = 400.0  #: messages a second from all of one address's connections, shared between them
 
 
 @dataclass
@@ -59,6 +67,25 @@ class ConnectionLimits:
             return f"too many connections from your address: {lim.per_address} are open, the limit"
         return None
 
+    def rate(self, table_id: str, address: str) -> float:
+        """The message rate one connection to the table from ``address`` may use now: its share of the
+        table's and of the address's rate (0 in a limit: no limit). Over 100 a second the connection's
+        own limit (:class:`~hearts.server.protocol.RateLimiter`) refuses messages first.
+
+        >>> counts = ConnectionLimits()
+        >>> for _ in range(8):
+        ...     counts.open("t", None, "a")
+        >>> counts.rate("t", "a"), counts.rate("u", "b")
+        (25.0, 200.0)
+        """
+        lim = self.limits
+        rate = float("inf")
+        if lim.table_rate:
+            rate = min(rate, lim.table_rate / max(1, self.by_table[table_id]))
+        if lim.per_address and lim.address_rate:
+            rate = min(rate, lim.address_rate / max(1, self.by_address[address]))
+        return rate
+
     def open(self, table_id: str, seat: int | None, address: str) -> None:
         self.by_address[address] += 1
         self.by_table[table_id] += 1
@@ -78,6 +105,34 @@ def _drop(counter: Counter[Any], key: Any) -> None:
         del counter[key]
 
 
+class Pacer:
+    """One connection's turn at its share of a shared rate: a token bucket that may go into debt.
+
+    :meth:`delay` takes one message's token and says how long to wait before handling it: nothing
+    within a burst of ``burst_seconds`` at the rate, then one message per ``1 / rate`` seconds.
+
+    >>> p = Pacer(burst_seconds=1.0)
+    >>> [p.delay(2.0, now=0.0) for _ in range(4)]
+    [0.0, 0.0, 0.5, 1.0]
+    """
+
+    __slots__ = ("burst_seconds", "tokens", "stamp")
+
+    def __init__(self, burst_seconds: float = 2.0) -> None:
+        self.burst_seconds = burst_seconds
+        self.tokens: float | None = None
+        self.stamp = 0.0
+
+    def delay(self, rate: float, now: float) -> float:
+        if rate == float("inf"):
+            return 0.0
+        burst = max(1.0, rate * self.burst_seconds)
+        tokens = burst if self.tokens is None else min(burst, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        self.tokens = tokens - 1.0
+        return 0.0 if self.tokens >= 0 else -self.tokens / rate
+
+
 class Busy(RuntimeError):
     """A table asked for a job of a kind it already has waiting or running."""
 
@@ -90,60 +145,20 @@ class _Job:
     future: asyncio.Future[Any]
 
 
-class ThinkPool:
-    """The computer players' threads, shared fairly between tables.
+class _Lane:
+    """One executor and its waiting jobs, one queue per table, the tables in turn order."""
 
-    ``workers`` threads run jobs; a table has at most ``per_table`` of them running at once (default:
-    half the workers, at least one). Jobs wait in one queue per table, and free threads take the next
-    job of each table in turn. :meth:`run` refuses (:class:`Busy`) a job whose table already has one
-    of that ``kind`` waiting or running, so a table's queue never holds more than one job per kind.
-    """
-
-    def __init__(self, workers: int = 4, per_table: int | None = None) -> None:
+    def __init__(self, executor: Executor, workers: int, per_table: int) -> None:
+        self.executor = executor
         self.workers = workers
-        self.per_table = per_table if per_table is not None else max(1, workers // 2)
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hearts-think")
+        self.per_table = per_table
         self.waiting: OrderedDict[str, deque[_Job]] = OrderedDict()  #: table -> its jobs, tables in turn order
         self.running: Counter[str] = Counter()  #: table -> its jobs running now
-        self.kinds: set[tuple[str, str]] = set()  #: (table, kind) of every job waiting or running
-        self.started = 0  #: jobs handed to a thread so far
-        self.order: deque[tuple[str, str]] = deque(maxlen=1000)  #: (table, kind) of the latest jobs started
-        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def busy(self, table: str, kind: str) -> bool:
-        return (table, kind) in self.kinds
-
-    async def run(self, table: str, kind: str, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` on a thread when the table's turn comes; return its result (or raise its error)."""
-        if (table, kind) in self.kinds:
-            raise Busy(f"table {table} already has a {kind} job waiting or running")
-        self._loop = asyncio.get_running_loop()
-        # The caller's context goes with the call (as asyncio.to_thread does): log records keep their table.
-        call = functools.partial(contextvars.copy_context().run, fn, *args)
-        job = _Job(table, kind, call, self._loop.create_future())
-        self.kinds.add((table, kind))
-        self.waiting.setdefault(table, deque()).append(job)
-        self._dispatch()
-        try:
-            return await job.future
-        finally:
-            if not job.future.done():  # the caller gave up: a waiting job is dropped, a running one finishes
-                job.future.cancel()
-            self.kinds.discard((table, kind))
-
-    def _dispatch(self) -> None:
-        """Start waiting jobs while threads are free: the first table in turn that may run one goes next."""
-        while sum(self.running.values()) < self.workers:
-            job = self._next_job()
-            if job is None:
-                return
-            self.running[job.table] += 1
-            self.started += 1
-            self.order.append((job.table, job.kind))
-            done = self.executor.submit(job.call)
-            done.add_done_callback(functools.partial(self._finished_thread, job))
-
-    def _next_job(self) -> _Job | None:
+    def next_job(self) -> _Job | None:
+        """The next job to start, or None: the first table in turn that waits and may run one more."""
+        if sum(self.running.values()) >= self.workers:
+            return None
         for table in list(self.waiting):
             if self.running[table] >= self.per_table:
                 continue
@@ -161,26 +176,103 @@ class ThinkPool:
             return job
         return None
 
-    def _finished_thread(self, job: _Job, done: Future[Any]) -> None:
+
+def _lower_priority() -> None:
+    """A hint process's start: below the server's priority, so hints take only CPU that moves leave."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+class ThinkPool:
+    """The computer players' threads (and the hints' processes), shared fairly between tables.
+
+    ``workers`` threads run the table's own computer players (which keep state from move to move); a
+    table has at most ``per_table`` of them running at once (default: half the workers, at least
+    one). Stateless jobs given with ``process=True`` (hints) run in ``processes`` worker processes
+    at a lower priority instead (none: in the threads too): a search holds Python's interpreter lock
+    while it thinks, which in a thread would hold up every table's messages. Each lane keeps one
+    queue per table and starts the tables' jobs in turn. :meth:`run` refuses (:class:`Busy`) a job
+    whose table already has one of that ``kind`` waiting or running, so a table's queue never holds
+    more than one job per kind.
+    """
+
+    def __init__(self, workers: int = 4, per_table: int | None = None, processes: int = 0) -> None:
+        cap = per_table if per_table is not None else max(1, workers // 2)
+        self.threads = _Lane(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hearts-think"), workers, cap)
+        self.processes: _Lane | None = None
+        if processes > 0:
+            executor = ProcessPoolExecutor(
+                max_workers=processes, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
+            self.processes = _Lane(executor, processes, max(1, processes // 2))
+        self.kinds: set[tuple[str, str]] = set()  #: (table, kind) of every job waiting or running
+        self.started = 0  #: jobs handed to a worker so far
+        self.order: deque[tuple[str, str]] = deque(maxlen=1000)  #: (table, kind) of the latest jobs started
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def busy(self, table: str, kind: str) -> bool:
+        return (table, kind) in self.kinds
+
+    async def run(self, table: str, kind: str, fn: Callable[..., T], *args: Any, process: bool = False) -> T:
+        """Run ``fn(*args)`` on a worker when the table's turn comes; return its result (or raise its error).
+
+        ``process``: the job may run in a worker process (``fn`` and its arguments are then pickled)."""
+        if (table, kind) in self.kinds:
+            raise Busy(f"table {table} already has a {kind} job waiting or running")
+        self._loop = asyncio.get_running_loop()
+        lane = self.processes if process and self.processes is not None else self.threads
+        if lane is self.threads:
+            # The caller's context goes with the call (as asyncio.to_thread does): log records keep their table.
+            call = functools.partial(contextvars.copy_context().run, fn, *args)
+        else:
+            call = functools.partial(fn, *args)
+        job = _Job(table, kind, call, self._loop.create_future())
+        self.kinds.add((table, kind))
+        lane.waiting.setdefault(table, deque()).append(job)
+        self._dispatch(lane)
+        try:
+            return await job.future
+        finally:
+            if not job.future.done():  # the caller gave up: a waiting job is dropped, a running one finishes
+                job.future.cancel()
+            self.kinds.discard((table, kind))
+
+    def _dispatch(self, lane: _Lane) -> None:
+        """Start waiting jobs while the lane has free workers."""
+        while (job := lane.next_job()) is not None:
+            lane.running[job.table] += 1
+            self.started += 1
+            self.order.append((job.table, job.kind))
+            done = lane.executor.submit(job.call)
+            done.add_done_callback(functools.partial(self._finished_elsewhere, lane, job))
+
+    def _finished_elsewhere(self, lane: _Lane, job: _Job, done: Future[Any]) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._finished, job, done)
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._finished, lane, job, done)
 
-    def _finished(self, job: _Job, done: Future[Any]) -> None:
-        self.running[job.table] -= 1
-        if self.running[job.table] <= 0:
-            del self.running[job.table]
+    def _finished(self, lane: _Lane, job: _Job, done: Future[Any]) -> None:
+        lane.running[job.table] -= 1
+        if lane.running[job.table] <= 0:
+            del lane.running[job.table]
         if not job.future.done():
-            exc = done.exception()
-            if exc is not None:
+            if done.cancelled():
+                job.future.cancel()
+            elif (exc := done.exception()) is not None:
                 job.future.set_exception(exc)
             else:
                 job.future.set_result(done.result())
-        self._dispatch()
+        self._dispatch(lane)
 
     def shutdown(self) -> None:
-        for jobs in self.waiting.values():
-            for job in jobs:
-                job.future.cancel()
-        self.waiting.clear()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        for lane in (self.threads, self.processes):
+            if lane is None:
+                continue
+            for jobs in lane.waiting.values():
+                for job in jobs:
+                    job.future.cancel()
+            lane.waiting.clear()
+            # Threads may be deep in a bot's turn: let them finish on their own. A process is waited
+            # for (a hint thinks at most a second), so it leaves nothing behind.
+            lane.executor.shutdown(wait=lane is self.processes, cancel_futures=True)

@@ -52,6 +52,9 @@ HINT_LEVELS = ("expert", "hard", "medium", "easy", "random")
 
 #: Threads of the computer players' shared pool (see :class:`~hearts.server.share.ThinkPool`).
 THINK_WORKERS = 4
+#: Worker processes for hints (0: hints think in the threads too). A process of its own keeps a hint's
+#: search from holding the interpreter lock that every table's messages need.
+HINT_PROCESSES = 1
 
 #: What a faulted bot did, in words for its seat's label ("stand-in for mybot (crashed: ...)").
 FAULT_WORDS = {
@@ -472,7 +475,8 @@ class LiveTable:
             if self.manager.pool.busy(self.id, f"hint:{seat}"):
                 return "a hint for your seat is still being worked out: wait for it"
             level, budget = hint_level(), min(1.0, float(self.options["think"]))
-            job = self.manager.pool.run(self.id, f"hint:{seat}", _hint_decision, level, since, budget, self.game.view(seat))
+            view = self.game.view(seat)
+            job = self.manager.pool.run(self.id, f"hint:{seat}", _hint_decision, level, since, budget, view, process=True)
             asked = (since, asyncio.ensure_future(job))
             self.hints[seat] = asked
         try:
@@ -683,7 +687,7 @@ class TableManager:
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
-        self.pool = ThinkPool(THINK_WORKERS)
+        self.pool = ThinkPool(THINK_WORKERS, processes=HINT_PROCESSES)
         self.connections = ConnectionLimits(limits or Limits())
         self.tables: dict[str, LiveTable] = {}
         self.tokens: dict[str, tuple[str, int | None]] = {}
