@@ -155,7 +155,7 @@ def main() -> None:
         else:
             port = free_port()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "warning"],
+                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "warning", "--connections-per-address", "0"],
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
             base = f"http://127.0.0.1:{port}"
