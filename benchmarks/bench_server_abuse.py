@@ -18,6 +18,7 @@ within 1.5 times the quiet one. Loopback only; the clients share the machine wit
 
     python3 benchmarks/bench_server_abuse.py                          # 10 other tables, 2 x 20 s
     python3 benchmarks/bench_server_abuse.py --tables 50 --seconds 30 # the issue's 50 tables
+    python3 benchmarks/bench_server_abuse.py --url http://127.0.0.1:8123  # a server started by hand
 """
 
 from __future__ import annotations
@@ -216,16 +217,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase, quiet then storm")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before the quiet phase (connecting, first passes)")
     parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--url", default=None, help="a server already running at this URL (started with --pause 0) instead of starting one")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/abuse.db",
-             "--pause", "0", "--log-level", "warning", "--connections-per-address", "0"],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
+        proc = None
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            port = free_port()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/abuse.db",
+                 "--pause", "0", "--log-level", "warning", "--connections-per-address", "0"],
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )  # fmt: skip
+            base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(150):
                 try:
@@ -233,12 +239,13 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.2)
-            cpu0 = cpu_seconds(proc.pid)
+            cpu0 = cpu_seconds(proc.pid) if proc else 0.0
             figures = asyncio.run(run(args, base))
-            server_cpu = cpu_seconds(proc.pid) - cpu0
+            server_cpu = cpu_seconds(proc.pid) - cpu0 if proc else None
         finally:
-            proc.terminate()
-            proc.wait(10)
+            if proc:
+                proc.terminate()
+                proc.wait(10)
     print(
         f"{args.tables} other tables (1 client thinking {args.delay} s + 3 {args.level} computers each, pause 0, game after game); "
         f"storm: {args.storm} websockets on one table; {args.seconds:.0f} s per phase on {os.cpu_count()} cores"
@@ -257,7 +264,8 @@ def main() -> None:
         f"the storm got {figures.hints} hints and {figures.storm_errors} errors, played {figures.storm_moves} moves; "
         f"connections closed by the server, by close code: {figures.closed} (4429: over a limit, 1008: flooding)"
     )
-    print(f"server CPU {server_cpu:.1f} s; other tables' games finished: {figures.games_over}; errors they got: {figures.errors}")
+    cpu = f"server CPU {server_cpu:.1f} s" if server_cpu is not None else "server CPU not measured (--url)"
+    print(f"{cpu}; other tables' games finished: {figures.games_over}; errors they got: {figures.errors}")
 
 
 if __name__ == "__main__":

@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +179,21 @@ def test_the_pool_runs_one_job_per_kind_and_caps_a_table() -> None:
 
     most, refused = asyncio.run(scenario())
     assert refused and most == 2
+
+
+def test_hints_think_in_a_process_that_is_replaced_if_it_dies() -> None:
+    async def scenario() -> tuple[int, int]:
+        pool = ThinkPool(workers=1, processes=1)
+        try:
+            first = await pool.run("A", "hint:0", os.getpid, process=True)
+            with pytest.raises(BrokenProcessPool):
+                await pool.run("A", "hint:0", os._exit, 1, process=True)  # the worker dies mid-job
+            return first, await pool.run("A", "hint:0", os.getpid, process=True)
+        finally:
+            pool.shutdown()
+
+    first, again = asyncio.run(scenario())
+    assert os.getpid() not in (first, again) and first != again
 
 
 def test_a_hint_storm_at_one_table_does_not_starve_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

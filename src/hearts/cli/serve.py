@@ -61,7 +61,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         url = db or default_url()
         try:
-            app_ = create_app(url, bots=bots, pause=pause, limits=Limits(per_address=per_address))
+            app_ = create_app(url, bots=bots, pause=pause, limits=Limits(per_address=per_address), warm=True)
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {url!r}: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -145,18 +145,23 @@ class Connection:
 
 
 def create_app(
-    db_url: str | None = None, bots: dict[str, str] | None = None, pause: float | None = None, limits: Limits | None = None
+    db_url: str | None = None,
+    bots: dict[str, str] | None = None,
+    pause: float | None = None,
+    limits: Limits | None = None,
+    warm: bool = False,
 ) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
-    ``limits``: how many websockets a seat, a table and a client address may hold open."""
+    ``limits``: how many websockets a seat, a table and a client address may hold open; ``warm``:
+    start the hint process (and load its player) at start-up rather than at the first hint."""
 
     storage = Storage(db_url)
     manager = TableManager(storage, bots=bots, pause=pause, limits=limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await manager.start()
+        await manager.start(warm=warm)
         try:
             yield
         finally:

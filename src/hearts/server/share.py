@@ -27,6 +27,7 @@ import os
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -177,6 +178,10 @@ class _Lane:
         return None
 
 
+def _process_executor(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+
+
 def _lower_priority() -> None:
     """A hint process's start: below the server's priority, so hints take only CPU that moves leave."""
     with contextlib.suppress(OSError):
@@ -201,14 +206,17 @@ class ThinkPool:
         self.threads = _Lane(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hearts-think"), workers, cap)
         self.processes: _Lane | None = None
         if processes > 0:
-            executor = ProcessPoolExecutor(
-                max_workers=processes, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-            )
-            self.processes = _Lane(executor, processes, max(1, processes // 2))
+            self.processes = _Lane(_process_executor(processes), processes, max(1, processes // 2))
         self.kinds: set[tuple[str, str]] = set()  #: (table, kind) of every job waiting or running
         self.started = 0  #: jobs handed to a worker so far
         self.order: deque[tuple[str, str]] = deque(maxlen=1000)  #: (table, kind) of the latest jobs started
         self._loop: asyncio.AbstractEventLoop | None = None
+
+    def warm(self, fn: Callable[[], Any]) -> None:
+        """Start the worker processes now and run ``fn`` in one (loading what hints need), so that the
+        first hint does not pay for it; threads need nothing."""
+        if self.processes is not None:
+            self.processes.executor.submit(fn)
 
     def busy(self, table: str, kind: str) -> bool:
         return (table, kind) in self.kinds
@@ -243,7 +251,11 @@ class ThinkPool:
             lane.running[job.table] += 1
             self.started += 1
             self.order.append((job.table, job.kind))
-            done = lane.executor.submit(job.call)
+            try:
+                done = lane.executor.submit(job.call)
+            except BrokenProcessPool:  # a worker process died (killed, out of memory): start new ones
+                lane.executor = _process_executor(lane.workers)
+                done = lane.executor.submit(job.call)
             done.add_done_callback(functools.partial(self._finished_elsewhere, lane, job))
 
     def _finished_elsewhere(self, lane: _Lane, job: _Job, done: Future[Any]) -> None:

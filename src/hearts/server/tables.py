@@ -615,6 +615,11 @@ def _hint_decision(level: str, seed: int, budget: float, view: Any) -> tuple[str
     return level, make_player(level, seed=seed, time_budget=budget).decide(view)
 
 
+def _warm_hints() -> None:
+    """Load the hint level's player (and its compiled kernels) by asking it once."""
+    _hint_decision(hint_level(), 0, 0.05, Game(Rules(), seed=0).view(0))
+
+
 def _bot_stand_in_level() -> str:
     """The level that plays a faulted bot's seat: ExternalPlayer's own fallback."""
     return "medium" if "medium" in LEVELS else "random"
@@ -697,9 +702,12 @@ class TableManager:
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        """Start the writer and the checkpointer, and resume every unfinished table."""
+    async def start(self, warm: bool = False) -> None:
+        """Start the writer and the checkpointer, and resume every unfinished table. ``warm``: start
+        the hint process now, with the hint level's player loaded, rather than at the first hint."""
         self.writer.start()
+        if warm:
+            self.pool.warm(_warm_hints)
         if self.storage.is_sqlite:
             self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints(), name="hearts-checkpoint")
         ids = await self.writer.run(self.storage.table_ids, "playing")
