@@ -71,6 +71,7 @@ def register(app: typer.Typer) -> None:
         # Load (or, on a first run, compile) the search players' numba kernels in the background now,
         # so the first hard or expert seat or hint does not wait for them.
         threading.Thread(target=_warm_search_kernels, name="hearts-warm-up", daemon=True).start()
+        _log_to_console(log_level)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"hearts: open http://{shown}:{port}/ to play  (database: {url})")
         uvicorn.run(
@@ -83,6 +84,18 @@ def register(app: typer.Typer) -> None:
             ws_ping_timeout=20,
             ws_per_message_deflate=compress,
         )
+
+
+def _log_to_console(level: str) -> None:
+    """The server's own log lines (``hearts.*``) at ``level``, beside uvicorn's."""
+    import logging
+
+    logger = logging.getLogger("hearts")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(level.upper())
 
 
 def _warm_search_kernels() -> None:

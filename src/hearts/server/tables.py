@@ -11,6 +11,7 @@ through one :class:`GroupWriter`, which commits whatever actions arrived togethe
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import functools
 import json
@@ -128,12 +129,27 @@ class GroupWriter:
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
         self.writes = 0
+        #: seconds each of the latest transactions took to commit (reported when the writer stops)
+        self.commit_times: collections.deque[float] = collections.deque(maxlen=100_000)
 
     def start(self) -> None:
         self.queue = asyncio.Queue()
         self.task = asyncio.get_running_loop().create_task(self._run(), name="hearts-writer")
 
+    def report(self) -> str:
+        """The writer's figures in words: actions, transactions, commit times."""
+        times = sorted(self.commit_times)
+        if not times:
+            return "stored no actions"
+        ms = [1000 * times[min(len(times) - 1, int(q * len(times)))] for q in (0.5, 0.99)]
+        return (
+            f"stored {self.writes} actions in {self.batches} transactions; commit time median {ms[0]:.1f} ms, "
+            f"p99 {ms[1]:.1f} ms, max {1000 * times[-1]:.1f} ms"
+        )
+
     async def stop(self) -> None:
+        if self.batches:
+            log.info("writer: %s", self.report())
         if self.task is not None:
             self.task.cancel()
             try:
@@ -160,7 +176,9 @@ class GroupWriter:
             while not self.queue.empty() and len(batch) < 1000:
                 batch.append(self.queue.get_nowait())
             try:
+                started = time.perf_counter()
                 await loop.run_in_executor(self.executor, self.storage.write_actions, [w for w, _ in batch])
+                self.commit_times.append(time.perf_counter() - started)
                 self.batches += 1
                 self.writes += len(batch)
                 for _, f in batch:
