@@ -285,6 +285,11 @@ class ThinkPool:
                 for job in jobs:
                     job.future.cancel()
             lane.waiting.clear()
-            # Threads may be deep in a bot's turn: let them finish on their own. A process is waited
-            # for (a hint thinks at most a second), so it leaves nothing behind.
-            lane.executor.shutdown(wait=lane is self.processes, cancel_futures=True)
+            # Threads may be deep in a bot's turn: they finish on their own. A hint process may be
+            # loading its player's kernels, which can take many seconds: it is stopped, not waited for.
+            if isinstance(lane.executor, ProcessPoolExecutor):
+                workers = getattr(lane.executor, "_processes", None) or {}  # pid -> Process (no public way)
+                for process in list(workers.values()):
+                    with contextlib.suppress(Exception):
+                        process.terminate()
+            lane.executor.shutdown(wait=False, cancel_futures=True)
