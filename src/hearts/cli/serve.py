@@ -29,7 +29,10 @@ def register(app: typer.Typer) -> None:
         ),
         log_level: str = typer.Option("info", help="Server log level (debug, info, warning, error)."),
         per_address: int = typer.Option(
-            64, "--connections-per-address", help="Most websockets open at once from one client address (0: no limit)."
+            64,
+            "--connections-per-address",
+            help="Most websockets open at once from one client address; 0 lifts the per-address limits on "
+            "connections and messages (behind a proxy every client shows the proxy's address).",
         ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
