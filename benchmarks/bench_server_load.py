@@ -154,9 +154,10 @@ def main() -> None:
             base = args.url.rstrip("/")
         else:
             port = free_port()
+            server_log = open(f"{tmp}/server.log", "w")  # noqa: SIM115 - open while the server runs
             proc = subprocess.Popen(
-                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "warning"],
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", args.db or f"sqlite:///{tmp}/bench.db", "--pause", "0", "--log-level", "info", "--connections-per-address", "0"],
+                env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=server_log, stderr=subprocess.STDOUT,
             )  # fmt: skip
             base = f"http://127.0.0.1:{port}"
             for _ in range(150):
@@ -180,6 +181,10 @@ def main() -> None:
             if proc:
                 proc.terminate()
                 proc.wait(10)
+                server_log.close()
+        # The server's own figure for its writes (logged as it stops): how long commits took, apart
+        # from the CPU the server and its clients share.
+        writer = [line for line in Path(f"{tmp}/server.log").read_text().splitlines() if "writer: " in line] if proc else []
     lat = sorted(bench.latencies)
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     pace = f"clients think {args.delay} s a move on average" if args.delay else "clients move at once"
@@ -194,6 +199,8 @@ def main() -> None:
             f"CPU: server {server_cpu:.1f} s ({server_cpu / max(bench.actions, 1) * 1e6:.0f} us an action), "
             f"clients {client_cpu:.1f} s, over {wall:.1f} s of wall time on {os.cpu_count()} cores"
         )
+    if writer:
+        print("server's " + writer[-1][writer[-1].index("writer: ") :])
     if idle and mem:
         print(f"server memory: {idle[0] / 1024:.0f} MiB idle, {mem[0] / 1024:.0f} MiB after, peak {mem[1] / 1024:.0f} MiB")
 

@@ -39,6 +39,12 @@ def register(app: typer.Typer) -> None:
             "--abandon-after",
             help="Hours without a move and with nobody at the table after which a game is closed as abandoned.",
         ),
+        per_address: int = typer.Option(
+            64,
+            "--connections-per-address",
+            help="Most websockets open at once from one client address; 0 lifts the per-address limits on "
+            "connections and messages (behind a proxy every client shows the proxy's address).",
+        ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
         import sys
@@ -48,6 +54,7 @@ def register(app: typer.Typer) -> None:
         from hearts.server.app import create_app
         from hearts.server.privacy import log_config, mask_url
         from hearts.server.protocol import MAX_MESSAGE_BYTES
+        from hearts.server.share import Limits
         from hearts.server.storage import default_url
 
         bots: dict[str, str] = {}
@@ -75,10 +82,15 @@ def register(app: typer.Typer) -> None:
         if not 0 < abandon_after <= 24 * 365:
             typer.echo(f"error: --abandon-after must be hours from 0 to 8760, not {abandon_after}", err=True)
             raise typer.Exit(2)
+        if per_address < 0:
+            typer.echo(f"error: --connections-per-address must be 0 (no limit) or more, not {per_address}", err=True)
+            raise typer.Exit(2)
         url = db or default_url()
         shown_url = mask_url(url)  # the URL may hold the database's password: never print it
         try:
-            app_ = create_app(url, bots=bots, pause=pause, abandon_after=abandon_after * 3600)
+            app_ = create_app(
+                url, bots=bots, pause=pause, abandon_after=abandon_after * 3600, limits=Limits(per_address=per_address), warm=True
+            )
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {shown_url!r}: {mask_secret(str(exc), url)}", err=True)
             raise typer.Exit(2) from None
@@ -95,7 +107,7 @@ def register(app: typer.Typer) -> None:
             host=host,
             port=port,
             log_level=log_level,
-            log_config=log_config(),  # uvicorn's, with link tokens taken out of every line
+            log_config=log_config(log_level),  # uvicorn's, with link tokens taken out of every line
             ws_max_size=MAX_MESSAGE_BYTES * 4,  # the protocol closes bigger frames before they are read
             ws_ping_interval=20,
             ws_ping_timeout=20,

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -34,6 +35,7 @@ from hearts.server.privacy import (
     valid_identity,
 )
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
+from hearts.server.share import CLOSE_TOO_MANY, Limits, Pacer
 from hearts.server.storage import Storage
 from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
 
@@ -211,18 +213,22 @@ def create_app(
     bots: dict[str, str] | None = None,
     pause: float | None = None,
     abandon_after: float | None = None,
+    limits: Limits | None = None,
+    warm: bool = False,
 ) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
     ``abandon_after``: seconds without a move and without a person connected after which a game is
-    abandoned (default :data:`~hearts.server.upkeep.ABANDON_AFTER_HOURS`)."""
+    abandoned (default :data:`~hearts.server.upkeep.ABANDON_AFTER_HOURS`); ``limits``: how many
+    websockets a seat, a table and a client address may hold open; ``warm``: start the hint process
+    (and load its player) at start-up rather than at the first hint."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause, **({} if abandon_after is None else {"abandon_after": abandon_after}))
+    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await manager.start()
+        await manager.start(warm=warm)
         try:
             yield
         finally:
@@ -422,11 +428,20 @@ def create_app(
             await ws.close(CLOSE_UNKNOWN_LINK, "unknown link")
             return
         table, seat = found
+        address = ws.client.host if ws.client is not None else "unknown"
+        refused = manager.connections.refusal(table.id, seat, address)
+        if refused is not None:
+            log.info("refused a connection to table %s seat %s: %s", table.id, seat, refused)
+            await ws.send_text(error(refused, "connect"))
+            await ws.close(CLOSE_TOO_MANY, refused[:120])
+            return
+        manager.connections.open(table.id, seat, address)
         conn = Connection(ws, seat)
         limiter = RateLimiter()
         disconnected = False
-        await table.attach(conn)
+        pacer = Pacer()
         try:
+            await table.attach(conn)
             while not conn.closing:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -441,6 +456,10 @@ def create_app(
                 if text is None:
                     conn.send(error("binary frames are not part of the protocol: send JSON text", None))
                     continue
+                # Past its share of the table's and the address's rate, the connection's next message waits.
+                wait = pacer.delay(manager.connections.rate(table.id, address), time.monotonic())
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 try:
                     message = parse_message(text)
                 except ProtocolError as exc:
@@ -456,6 +475,7 @@ def create_app(
         except WebSocketDisconnect:
             disconnected = True
         finally:
+            manager.connections.close(table.id, seat, address)
             await table.detach(conn)
             await conn.finish(disconnected)
 

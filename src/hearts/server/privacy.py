@@ -94,16 +94,16 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def log_config() -> dict[str, Any]:
+def log_config(level: str = "info") -> dict[str, Any]:
     """uvicorn's logging configuration with :class:`RedactTokens` on every handler, and the server's
-    own ``hearts`` log lines going through the same handler (and filter) as uvicorn's."""
+    own ``hearts`` log lines, from ``level`` up, going through the same handler (and filter) as uvicorn's."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
     config.setdefault("filters", {})["redact_tokens"] = {"()": RedactTokens}
     for handler in config["handlers"].values():
         handler.setdefault("filters", []).append("redact_tokens")
-    config["loggers"]["hearts"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    config["loggers"]["hearts"] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
     return config
 
 

@@ -384,22 +384,28 @@ class Storage:
         return None if r is None else r[0]
 
     def stats(self) -> list[dict[str, Any]]:
-        """Per player: games finished, wins, hands, average points per hand, moons shot.
+        """Per player: games finished, wins, hands, average points per hand, moons shot, faults.
 
         A player is a stable key (see :func:`hearts.server.tables.player_key`), never a display name:
         a person by the hash of their identity, a computer by its level, a bot by its registered
         name. Practice tables (a chosen seed) and abandoned games are not counted. Hands stored
-        before player keys existed count under their seat's name, as they did then.
+        before player keys existed count under their seat's name, as they did then. A hand whose
+        seat kind is ``"fault"`` (a registered bot had faulted and a stand-in played for it) is
+        counted against the bot as a fault, never as its play: not in its hands, points or moons;
+        and a game in which it faulted is never its win.
         """
         per: dict[str, dict[str, Any]] = {}
 
         def entry(key: str, name: str, kind: str) -> dict[str, Any]:
+            if kind == "fault":
+                kind = "bot"
             if kind != "human" and ":" in key and not key.startswith("name:"):
                 name = key.partition(":")[2]  # a computer is its level, a bot its registered name
-            e = per.setdefault(key, {"player": key, "name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0})
+            e = per.setdefault(key, {"player": key, "name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0, "faults": 0})
             e["name"] = name  # a person's latest name
             return e
 
+        faulted: set[tuple[str, int]] = set()  # (table, seat) of every bot that faulted there
         with self.engine.connect() as conn:
             counted = {
                 r.id: r
@@ -421,6 +427,10 @@ class Storage:
                 keys = json.loads(r.players) if r.players else [f"name:{name}" for name in names]
                 last[r.table_id] = (keys, names, kinds)
                 for seat, key in enumerate(keys):
+                    if kinds[seat] == "fault":
+                        entry(key, names[seat], "fault")["faults"] += 1
+                        faulted.add((r.table_id, seat))
+                        continue
                     e = entry(key, names[seat], kinds[seat])
                     e["hands"] += 1
                     e["points"] += points[seat]
@@ -434,7 +444,7 @@ class Storage:
             for seat, key in enumerate(keys):
                 e = entry(key, names[seat], kinds[seat])
                 e["games"] += 1
-                e["wins"] += seat in winners
+                e["wins"] += seat in winners and (game.id, seat) not in faulted
         out = []
         for e in per.values():
             e["average_points"] = round(e["points"] / e["hands"], 2) if e["hands"] else None

@@ -3,15 +3,15 @@ each client what its seat may see.
 
 One :class:`LiveTable` per table in memory, rebuilt after a restart by replaying the stored moves
 through :class:`~hearts.core.game.Game`. Computer players (and a person's stand-in while they are
-away) think in a thread pool so the event loop never waits on them. All writes go through one
-:class:`GroupWriter`, which commits whatever actions arrived together in one transaction.
+away) think in the shared :class:`~hearts.server.share.ThinkPool`, which takes the tables in turn,
+so the event loop never waits on them and no table's work holds up another's. All writes go
+through one :class:`GroupWriter`, which commits whatever actions arrived together in one transaction.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import json
 import logging
 import secrets
@@ -44,13 +44,30 @@ from hearts.players.registry import bot_spec
 from hearts.server.messages import ClientMessage, Fill, Moon, Pass, Play
 from hearts.server.privacy import client_keys, player_key, seat_key
 from hearts.server.protocol import encode, events_for
+from hearts.server.share import Busy, ConnectionLimits, Limits, ThinkPool
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
 from hearts.server.upkeep import ABANDON_AFTER_HOURS, fill_refusal, sweep
+from hearts.server.writer import GroupWriter
 
 log = logging.getLogger("hearts.server")
 
 #: Best first: the level whose move the hint button shows, the first one installed.
 HINT_LEVELS = ("expert", "hard", "medium", "easy", "random")
+
+#: Threads of the computer players' shared pool (see :class:`~hearts.server.share.ThinkPool`).
+THINK_WORKERS = 4
+#: Worker processes for hints (0: hints think in the threads too). A process of its own keeps a hint's
+#: search from holding the interpreter lock that every table's messages need.
+HINT_PROCESSES = 1
+
+#: What a faulted bot did, in words for its seat's label ("stand-in for mybot (crashed: ...)").
+FAULT_WORDS = {
+    "start": "could not start",
+    "crash": "crashed",
+    "timeout": "timed out",
+    "malformed": "answered nonsense",
+    "illegal": "played illegally",
+}
 
 #: Table options and their defaults (see docs/server.md).
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -107,71 +124,6 @@ class Seat:
         return player_key(self.kind, self.level, self.player, self.token)
 
 
-class GroupWriter:
-    """Commits actions in batches: whatever queued while the last commit ran goes in the next one.
-
-    Each :meth:`submit` returns once its action is durably stored (or raises if storing failed), so
-    the caller acknowledges nothing that could be lost.
-    """
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearts-db")
-        self.queue: asyncio.Queue[tuple[ActionWrite, asyncio.Future[None]]] | None = None
-        self.task: asyncio.Task[None] | None = None
-        self.batches = 0
-        self.writes = 0
-
-    def start(self) -> None:
-        self.queue = asyncio.Queue()
-        self.task = asyncio.get_running_loop().create_task(self._run(), name="hearts-writer")
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            try:
-                await self.task
-            except asyncio.CancelledError:
-                pass
-        self.executor.shutdown(wait=True)
-
-    async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run another storage call on the writer's thread (so writes never overlap)."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
-
-    async def submit(self, write: ActionWrite) -> None:
-        assert self.queue is not None, "the writer is not started"
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self.queue.put((write, future))
-        await future
-
-    async def _run(self) -> None:
-        assert self.queue is not None
-        loop = asyncio.get_running_loop()
-        while True:
-            batch = [await self.queue.get()]
-            while not self.queue.empty() and len(batch) < 1000:
-                batch.append(self.queue.get_nowait())
-            try:
-                await loop.run_in_executor(self.executor, self.storage.write_actions, [w for w, _ in batch])
-                self.batches += 1
-                self.writes += len(batch)
-                for _, f in batch:
-                    if not f.done():
-                        f.set_result(None)
-            except Exception:
-                # One bad write must not sink the others: retry them one by one.
-                for w, f in batch:
-                    try:
-                        await loop.run_in_executor(self.executor, self.storage.write_actions, [w])
-                        if not f.done():
-                            f.set_result(None)
-                    except Exception as exc:  # noqa: BLE001 - reported to the one caller
-                        log.exception("storing action %s #%s failed", w.table_id, w.seq)
-                        if not f.done():
-                            f.set_exception(exc)
-
-
 class LiveTable:
     """One table: the game, its seats and connections, and the task that drives computer seats."""
 
@@ -197,6 +149,10 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.players: dict[tuple[int, str], Player] = {}
         self.stand_in: list[bool] = [False] * self.rules.players
+        #: per seat: what its registered bot did wrong (None: no fault); a stand-in plays it from then on
+        self.faults: list[str | None] = [None] * self.rules.players
+        #: per seat: the hint being worked out or given for the seat's situation at that seq
+        self.hints: dict[int, tuple[int, asyncio.Future[Any]]] = {}
         self.last_hand: dict[str, Any] | None = None
         self._driver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -208,6 +164,8 @@ class LiveTable:
             events = self.game.apply(move)
             self.seq = action["seq"]
             self.seat_seq[move.seat] = self.seq
+            if action.get("actor") == "stand-in" and self.seats[move.seat].kind == "bot":
+                self.faults[move.seat] = "faulted before the server restarted"
             self._note_finished(events)
 
     # -- what clients see -------------------------------------------------------------
@@ -225,7 +183,8 @@ class LiveTable:
                     "level": s.level,
                     "joined": s.joined or s.kind != "human",
                     "connected": s.connected if s.kind == "human" else True,
-                    "stand_in": self.stand_in[s.seat],
+                    "stand_in": self.stand_in[s.seat] or self.faults[s.seat] is not None,
+                    **self._stand_in_label(s),
                 }
                 for s in self.seats
             ],
@@ -241,6 +200,13 @@ class LiveTable:
             "practice": self.practice,
             "status": "abandoned" if self.abandoned else "over" if self.game.is_over else "playing",
         }
+
+    def _stand_in_label(self, s: Seat) -> dict[str, Any]:
+        """For a bot's seat after a fault: whom the stand-in plays for and why, for the page to show."""
+        fault = self.faults[s.seat]
+        if fault is None:
+            return {}
+        return {"stand_in_for": s.level, "stand_in_level": _bot_stand_in_level(), "fault": fault}
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         if seat is None:  # built from the core's allow-list of public fields, never from a seat's view
@@ -403,7 +369,8 @@ class LiveTable:
                     {
                         "number": e.hand_number,
                         "names": json.dumps(self.names),
-                        "kinds": json.dumps([s.kind for s in self.seats]),
+                        # A faulted bot's seat is "fault": its stand-in's play is never counted as the bot's.
+                        "kinds": json.dumps(["fault" if self.faults[s.seat] else s.kind for s in self.seats]),
                         "players": json.dumps([s.key for s in self.seats]),
                         "points": json.dumps(list(e.points)),
                         "totals": json.dumps(list(e.totals)),
@@ -428,10 +395,10 @@ class LiveTable:
     def release_players(self) -> None:
         """Stop the table's computer players (an external bot's program ends with its game)."""
         players, self.players = list(self.players.values()), {}
-        for player in players:
-            close = getattr(player, "close", None)
-            if close is not None:
-                asyncio.get_running_loop().run_in_executor(self.manager.executor, close)
+        closers = [close for p in players if (close := getattr(p, "close", None)) is not None]
+        if closers:
+            task = asyncio.get_running_loop().create_task(self.manager.pool.run(self.id, "close", _call_all, closers))
+            task.add_done_callback(_log_failure)
 
     def _note_finished(self, events: list[Event]) -> None:
         for e in events:
@@ -457,21 +424,35 @@ class LiveTable:
                 c.send(text)
 
     async def _hint(self, client: Sender) -> str | None:
+        """Send ``client`` the best installed level's move for its seat.
+
+        One hint is worked out per seat and situation (the seat's view changes only when it moves or a
+        hand begins): every connection of the seat that asks meanwhile, or asks again, gets that same
+        answer, so re-sending ``hint`` costs the server nothing and a seat has one hint in the pool at most.
+        """
         seat = client.seat
+        assert seat is not None
         if seat not in self.game.to_move:
             return "no hint now: it is not your turn to decide"
-        view = self.game.view(seat)
-        level = hint_level()
-        seed, budget = self.seq, min(1.0, float(self.options["think"]))
-        loop = asyncio.get_running_loop()
+        since = max(self.seat_seq[seat], self.hand_seq)
+        asked = self.hints.get(seat)
+        if asked is None or asked[0] != since:
+            if self.manager.pool.busy(self.id, f"hint:{seat}"):
+                return "a hint for your seat is still being worked out: wait for it"
+            level, budget = hint_level(), min(1.0, float(self.options["think"]))
+            view = self.game.view(seat)
+            job = self.manager.pool.run(self.id, f"hint:{seat}", _hint_decision, level, since, budget, view, process=True)
+            asked = (since, asyncio.ensure_future(job))
+            self.hints[seat] = asked
         try:
-            # Made and asked in the thinking pool: making a search player can load compiled kernels.
-            decision = await loop.run_in_executor(
-                self.manager.executor, lambda: make_player(level, seed=seed, time_budget=budget).decide(view)
-            )
+            level, decision = await asyncio.shield(asked[1])
+        except Busy:
+            return "a hint for your seat is still being worked out: wait for it"
         except Exception as exc:  # noqa: BLE001 - a hint failing must not hurt the table
-            log.exception("hint failed at table %s", self.id)
-            return f"no hint: the {level} player failed ({exc})"
+            log.warning("hint failed at table %s: %r", self.id, exc)
+            return "no hint: the computer player could not work one out"
+        if max(self.seat_seq[seat], self.hand_seq) != since:
+            return "no hint: the table moved on while it was worked out; ask again"
         client.send(
             encode(
                 {"type": "hint", "seq": self.seq, "level": level, "move": move_to_dict(decision.move), "reason": decision.reason}
@@ -509,6 +490,8 @@ class LiveTable:
         s = self.seats[seat]
         if actor == "stand-in":
             level = self.options.get("standin_level") or hint_level()
+        elif actor == "bot" and self.faults[seat] is not None:
+            actor, level = "stand-in", _bot_stand_in_level()  # the bot faulted before a restart: it stays out
         else:
             level = s.level or "random"
         key = (seat, f"{actor}:{level}")
@@ -523,8 +506,17 @@ class LiveTable:
         except TimeoutError:
             pass
 
+    def _decide(self, seat: int, actor: str, view: Any) -> Move:
+        """The computer's move for ``seat`` (run in the thinking pool); notes a registered bot's fault."""
+        player = self._player(seat, actor)
+        move = player.decide(view).move
+        faults = getattr(player, "faults", None)
+        if actor == "bot" and faults and self.faults[seat] is None:
+            fault = faults[0]
+            self.faults[seat] = f"{FAULT_WORDS.get(fault.kind, fault.kind)}: {fault.message}"[:160]
+        return move
+
     async def _drive(self) -> None:
-        loop = asyncio.get_running_loop()
         while not self.closed:
             self._wake.clear()
             plan = self._next_automated()
@@ -541,12 +533,14 @@ class LiveTable:
             try:
                 # Made in the thinking pool too: a search player's first construction in this
                 # process loads (or compiles) its numba kernels, which must not stall the event loop.
-                player = await loop.run_in_executor(self.manager.executor, self._player, seat, actor)
-                decision = await loop.run_in_executor(self.manager.executor, player.decide, view)
-                move = decision.move
-            except Exception:  # noqa: BLE001 - a broken bot must not stop the table
+                move = await self.manager.pool.run(self.id, "move", self._decide, seat, actor, view)
+            except Exception as exc:  # noqa: BLE001 - a broken bot must not stop the table
                 log.exception("computer seat %s at table %s failed; playing a random legal move", seat, self.id)
+                if actor == "bot" and self.faults[seat] is None:
+                    self.faults[seat] = f"failed: {type(exc).__name__}"
                 move = make_player("random", seed=seq).decide(view).move
+            if actor == "bot" and self.faults[seat] is not None:
+                actor = "stand-in"  # the bot faulted: the move is its stand-in's, never credited to the bot
             async with self.lock:
                 if self.seq != seq or self.closed:
                     continue  # the table moved on while it thought (a person came back, another seat moved)
@@ -560,6 +554,9 @@ class LiveTable:
                     await self.commit(move, actor)
                 except HeartsError:
                     log.exception("computer seat %s at table %s chose an illegal move %r", seat, self.id, move)
+                    if self.seats[seat].kind == "bot" and self.faults[seat] is None:
+                        self.faults[seat], actor, self.stand_in[seat] = f"played illegally: {move}", "stand-in", True
+                        self._broadcast_presence()
                     fallback = make_player("random", seed=seq).decide(self.game.view(seat)).move
                     await self.commit(fallback, actor)
 
@@ -576,6 +573,31 @@ class LiveTable:
                 await self._driver
             except (asyncio.CancelledError, Exception):  # noqa: BLE001
                 pass
+
+
+def _hint_decision(level: str, seed: int, budget: float, view: Any) -> tuple[str, Any]:
+    """A hint: ``level``'s decision for ``view`` (run in the thinking pool)."""
+    return level, make_player(level, seed=seed, time_budget=budget).decide(view)
+
+
+def _warm_hints() -> None:
+    """Load the hint level's player (and its compiled kernels) by asking it once."""
+    _hint_decision(hint_level(), 0, 0.05, Game(Rules(), seed=0).view(0))
+
+
+def _bot_stand_in_level() -> str:
+    """The level that plays a faulted bot's seat: ExternalPlayer's own fallback."""
+    return "medium" if "medium" in LEVELS else "random"
+
+
+def _call_all(calls: list[Callable[[], Any]]) -> None:
+    for call in calls:
+        call()
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("closing computer players failed: %r", task.exception())
 
 
 def hand_detail(game: Game, number: int) -> dict[str, Any]:
@@ -628,7 +650,7 @@ def hand_detail(game: Game, number: int) -> dict[str, Any]:
 
 
 class TableManager:
-    """Every live table, the link tokens, the writer and the computer players' thread pool."""
+    """Every live table, the link tokens, the writer, the connection counts and the computer players' pool."""
 
     def __init__(
         self,
@@ -636,10 +658,12 @@ class TableManager:
         bots: dict[str, str] | None = None,
         pause: float | None = None,
         abandon_after: float = ABANDON_AFTER_HOURS * 3600,
+        limits: Limits | None = None,
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
-        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hearts-think")
+        self.pool = ThinkPool(THINK_WORKERS, processes=HINT_PROCESSES)
+        self.connections = ConnectionLimits(limits or Limits())
         self.tables: dict[str, LiveTable] = {}
         self.tokens: dict[str, tuple[str, int | None]] = {}
         #: name -> player spec (``cmd:...`` or ``py:...``) of the bots ``hearts serve --bot`` registered.
@@ -650,9 +674,12 @@ class TableManager:
         self.abandon_after = abandon_after  #: seconds (see :func:`hearts.server.upkeep.abandon_idle`)
         self._sweeper: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        """Start the writer and the checkpointer, and resume every unfinished table."""
+    async def start(self, warm: bool = False) -> None:
+        """Start the writer and the checkpointer, and resume every unfinished table. ``warm``: start
+        the hint process now, with the hint level's player loaded, rather than at the first hint."""
         self.writer.start()
+        if warm:
+            self.pool.warm(_warm_hints)
         if self.storage.is_sqlite:
             self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints(), name="hearts-checkpoint")
         ids = await self.writer.run(self.storage.table_ids, "playing")
@@ -686,7 +713,7 @@ class TableManager:
         for table in list(self.tables.values()):
             await table.close()
         await self.writer.stop()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown()
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded (and replayed) from storage on first use."""

@@ -142,7 +142,8 @@ function renderSeats() {
     if ((a > 135 || a < 45) && rel(s) !== 0) el.classList.add("vertical");
     if (v.to_move.includes(s)) el.classList.add("to-move");
     const away = info && info.kind === "human" && !info.connected;
-    const kind = !info ? "" : info.kind === "human" ? (info.joined ? (info.stand_in ? " · computer standing in" : "") : " · waiting to join") : ` · ${info.kind === "bot" ? "bot" : "computer"}`;
+    const kind = !info ? "" : info.fault ? ` · ${info.stand_in_level} stand-in for ${info.stand_in_for} (${info.fault})` :
+      info.kind === "human" ? (info.joined ? (info.stand_in ? " · computer standing in" : "") : " · waiting to join") : ` · ${info.kind === "bot" ? "bot" : "computer"}`;
     el.setAttribute("aria-label", `${nameOf(s)}: ${v.hand_sizes[s]} cards, ${v.points[s]} points this hand, ${v.totals[s]} in total${v.to_move.includes(s) ? ", to move" : ""}`);
     el.innerHTML = `<div class="nameplate"><span class="dot ${away ? "away" : ""}" title="${away ? "away" : "here"}"></span>${escapeHtml(nameOf(s))}</div>` +
       `<div class="sub">${v.points[s]} this hand · ${v.totals[s]} total${escapeHtml(kind)}</div>`;
