@@ -34,14 +34,14 @@ async function loadGames() {
   box.innerHTML = "";
   box.classList.remove("muted");
   const table = document.createElement("table");
-  table.className = "sheet";
+  table.className = "sheet stack"; // on a phone each game is a block of labelled lines (style.css)
   table.innerHTML = `<thead><tr><th>Started</th><th class="l">Players</th><th>Totals</th><th>Hands</th><th class="l">Result</th><th></th></tr></thead>`;
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");
     const result = g.status === "over" ? `${g.winners.map((w) => escapeHtml(g.names[w])).join(" & ")} won` : "in progress";
-    tr.innerHTML = `<td>${when(g.created_at)}</td><td class="l">${g.names.map((n, i) => `${escapeHtml(n)}${g.seats[i] && g.seats[i] !== "human" && !n.includes(g.seats[i]) ? ` <span class="muted">(${escapeHtml(g.seats[i])})</span>` : ""}`).join(", ")}</td>` +
-      `<td>${g.totals.join(" / ")}</td><td>${g.hands}</td><td class="l">${result}</td><td></td>`;
+    tr.innerHTML = `<td data-label="Started">${when(g.created_at)}</td><td class="l" data-label="Players">${g.names.map((n, i) => `${escapeHtml(n)}${g.seats[i] && g.seats[i] !== "human" && !n.includes(g.seats[i]) ? ` <span class="muted">(${escapeHtml(g.seats[i])})</span>` : ""}`).join(", ")}</td>` +
+      `<td data-label="Totals" class="nowrap">${g.totals.join(" / ")}</td><td data-label="Hands">${g.hands}</td><td class="l" data-label="Result">${result}</td><td></td>`;
     const btn = document.createElement("button");
     btn.className = "btn secondary"; btn.textContent = "Hands"; btn.setAttribute("aria-expanded", "false");
     const more = document.createElement("tr");
