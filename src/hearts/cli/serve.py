@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import typer
 
 
@@ -28,6 +26,9 @@ def register(app: typer.Typer) -> None:
             False, help="Compress websocket messages (permessage-deflate): less traffic, more server CPU per message."
         ),
         log_level: str = typer.Option("info", help="Server log level (debug, info, warning, error)."),
+        warm_up: bool = typer.Option(
+            True, help="Load the computer players' compiled search in the background at start-up, so the first game does not wait for it."
+        ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
         import sys
@@ -54,16 +55,13 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         url = db or default_url()
         try:
-            app_ = create_app(url, bots=bots, pause=pause)
+            app_ = create_app(url, bots=bots, pause=pause, warm_up=warm_up)
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {url!r}: {exc}", err=True)
             raise typer.Exit(2) from None
         # Storage commits and computer players run in threads; a short GIL switch interval hands the
         # event loop back to them (and them back to it) sooner, which cuts latency under load.
         sys.setswitchinterval(0.001)
-        # Load (or, on a first run, compile) the search players' numba kernels in the background now,
-        # so the first hard or expert seat or hint does not wait for them.
-        threading.Thread(target=_warm_search_kernels, name="hearts-warm-up", daemon=True).start()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"hearts: open http://{shown}:{port}/ to play  (database: {url})")
         uvicorn.run(
@@ -76,12 +74,3 @@ def register(app: typer.Typer) -> None:
             ws_ping_timeout=20,
             ws_per_message_deflate=compress,
         )
-
-
-def _warm_search_kernels() -> None:
-    try:
-        from hearts.players.search import compiled_kernels
-
-        compiled_kernels()
-    except Exception:  # noqa: BLE001 - without the kernels the players search in Python; nothing is lost
-        pass

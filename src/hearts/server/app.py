@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -142,15 +143,33 @@ class Connection:
         self.task.cancel()
 
 
-def create_app(db_url: str | None = None, bots: dict[str, str] | None = None, pause: float | None = None) -> FastAPI:
+def warm_up_players() -> None:
+    """Load (or, on a machine's first run, compile) the search players' numba kernels, so the first
+    hard or expert seat, stand-in or hint does not wait for them. Run on a thread of its own: it
+    takes about a second, mostly holding the GIL, and the server answers meanwhile."""
+    try:
+        from hearts.players.search import compiled_kernels
+
+        compiled_kernels()
+    except Exception:  # noqa: BLE001 - without the kernels the players search in Python; nothing is lost
+        log.warning("could not load the search players' compiled kernels; they will search in Python", exc_info=True)
+
+
+def create_app(
+    db_url: str | None = None, bots: dict[str, str] | None = None, pause: float | None = None, warm_up: bool = False
+) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
-    ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause."""
+    ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
+    ``warm_up``: load the computer players' compiled kernels in the background at start-up
+    (``hearts serve`` does; tests that never seat a search player leave it off)."""
 
     storage = Storage(db_url)
     manager = TableManager(storage, bots=bots, pause=pause)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if warm_up:  # started first, so it overlaps resuming the stored tables
+            threading.Thread(target=warm_up_players, name="hearts-warm-up", daemon=True).start()
         await manager.start()
         try:
             yield
