@@ -8,9 +8,12 @@ function when(t) { return new Date(t * 1000).toLocaleString(); }
 async function loadStats() {
   const rows = await (await fetch("/api/stats")).json();
   if (!rows.length) { $("stats").textContent = "No hands finished yet."; return; }
-  let html = `<table class="sheet"><thead><tr><th>Player</th><th>Games</th><th>Wins</th><th>Hands</th><th>Average points a hand</th><th>Moons</th></tr></thead><tbody>`;
+  // On a phone each player is a line of its name and a line of labelled figures (style.css).
+  let html = `<table class="sheet stack compact"><thead><tr><th>Player</th><th>Games</th><th>Wins</th><th>Hands</th><th>Average points a hand</th><th>Moons</th></tr></thead><tbody>`;
   for (const r of rows) {
-    html += `<tr><td>${escapeHtml(r.name)}${r.kind !== "human" ? ` <span class="muted">(${escapeHtml(r.kind)})</span>` : ""}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.hands}</td><td>${r.average_points ?? "–"}</td><td>${r.moons}</td></tr>`;
+    html += `<tr><td>${escapeHtml(r.name)}${r.kind !== "human" ? ` <span class="muted">(${escapeHtml(r.kind)})</span>` : ""}</td>` +
+      `<td data-label="Games">${r.games}</td><td data-label="Wins">${r.wins}</td><td data-label="Hands">${r.hands}</td>` +
+      `<td data-label="Average points a hand">${r.average_points ?? "–"}</td><td data-label="Moons">${r.moons}</td></tr>`;
   }
   $("stats").innerHTML = html + "</tbody></table>";
   $("stats").classList.remove("muted");
