@@ -99,6 +99,11 @@ def _check_table_layout(page: Any, where: str) -> None:
     assert strips and min(strips) >= 40, f"{where}: a card's tappable strip is {min(strips):.0f} px"
     assert _overlaps(page, "#trick .card", ".seat .sub, .seat .nameplate") == [], f"{where}: trick cards cover a seat's lines"
     assert _overlaps(page, "#trick .card", "#dock > *:not(:empty)") == [], f"{where}: trick cards run into the hand"
+    crowded = page.evaluate(
+        """(() => { const seats = [...document.querySelectorAll('#seats .seat')].map(s => s.getBoundingClientRect());
+             return seats.some((p, i) => seats.some((q, j) => i < j && p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1)); })()"""
+    )
+    assert not crowded, f"{where}: two seats overlap"
     inside = page.evaluate("[...document.querySelectorAll('.seat')].every(s => { const r = s.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })")
     assert inside, f"{where}: a seat is drawn off the screen"
 
@@ -293,5 +298,45 @@ def test_hints_and_refusals_in_words(browser: Any, server_url: str, artifacts: P
     assert re.search(r"expected over \d+ (worlds|deals)", details), details
     _no_sideways_scroll(page, f"{size_name} hint")
     page.screenshot(path=str(artifacts / f"{size_name}-hint-details.png"))
+    assert page.script_errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("size_name", "speed"), [("desktop", "1"), ("phone", "0.5")])
+def test_a_finished_trick_shows_at_animated_speeds(browser: Any, server_url: str, artifacts: Path, size_name: str, speed: str) -> None:
+    """With animations on, the finished trick is shown with its winner before it is gathered."""
+    table = _post(server_url, "/api/tables", {
+        "preset": "no-passing", "seed": _seed_where("no-passing", 0),
+        "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "computer", "level": "random"}] * 3,
+    })  # fmt: skip
+    page = _page(browser, SIZES[size_name], speed=speed)
+    page.goto(table["seats"][0]["join_url"])
+    page.wait_for_selector("#me-plate.to-move")
+    assert _act(page) == "play"  # Ada leads 2♣; the three computers follow at once
+    page.wait_for_selector("#trick.finished .card.winner")
+    assert page.locator("#trick.finished .card").count() == 4
+    assert "the trick" in page.locator("#trick .trick-caption").inner_text()
+    page.wait_for_selector("#trick.finished", state="detached")  # then gathered to the winner
+    assert page.script_errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("size_name", "players"), [("phone", 3), ("phone", 6), ("desktop", 6)])
+def test_other_table_sizes_fit(browser: Any, server_url: str, artifacts: Path, size_name: str, players: int) -> None:
+    """Three and six seats: the seats, the trick and the hand do not run into each other."""
+    table = _post(server_url, "/api/tables", {
+        "preset": "standard", "rules": {"players": players, "pass_cycle": ["hold"]},
+        "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "computer", "level": "random", "name": n} for n in (LONG_NAMES * 2)[: players - 1]],
+    })  # fmt: skip
+    page = _page(browser, SIZES[size_name])
+    page.goto(table["seats"][0]["join_url"])
+    page.wait_for_selector("#hand .card")
+    deadline = time.monotonic() + 60
+    while page.locator("#trick .card").count() < players - 1:  # a trick nearly full: every seat's card is out
+        assert time.monotonic() < deadline, "no trick filled up"
+        if not _act(page):
+            page.wait_for_timeout(25)
+    _check_table_layout(page, f"{size_name} table of {players}")
+    page.screenshot(path=str(artifacts / f"{size_name}-{players}-players.png"))
     assert page.script_errors == []
     page.context.close()

@@ -160,6 +160,7 @@ function renderSeats() {
   if (!S.view) return;
   const box = $("seats"), v = S.view;
   box.innerHTML = "";
+  $("table").classList.toggle("crowded", players() >= 5); // five or six seats: narrower name plates on a phone
   for (let s = 0; s < players(); s++) {
     if (S.seat !== null && s === S.seat) continue;
     const info = S.table ? S.table.seats[s] : null;
