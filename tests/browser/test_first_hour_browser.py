@@ -340,3 +340,19 @@ def test_other_table_sizes_fit(browser: Any, server_url: str, artifacts: Path, s
     page.screenshot(path=str(artifacts / f"{size_name}-{players}-players.png"))
     assert page.script_errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("size_name", ["desktop", "phone"])
+def test_the_watch_page_fits(browser: Any, server_url: str, artifacts: Path, size_name: str) -> None:
+    table = _post(server_url, "/api/tables", {
+        "preset": "no-passing", "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "computer", "level": "random", "name": n} for n in LONG_NAMES],
+    })  # fmt: skip
+    page = _page(browser, SIZES[size_name])
+    page.goto(table["watch_url"])
+    page.wait_for_selector("#seat-0")
+    _no_sideways_scroll(page, f"{size_name} watching")
+    inside = page.evaluate("[...document.querySelectorAll('#seats .seat')].every(s => { const r = s.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })")
+    assert inside, f"{size_name} watching: a seat is off the screen"
+    page.screenshot(path=str(artifacts / f"{size_name}-watching.png"))
+    assert page.script_errors == []
+    page.context.close()
