@@ -81,8 +81,8 @@ def refusal(exc: HeartsError, move: Move, game: Game) -> str:
     text = str(exc)
     # The rule in words: the error's own field where the engine gives one, else its text after the colon.
     reason = getattr(exc, "reason", None) or text.partition(": ")[2] or text
-    name = game.names[seat]
-    reason = with_symbols(reason).replace(f"{name} does not hold", "you don't hold")
+    # "<seat> does not hold 5♣": the engine may name the seat by its place (South), not the table's name.
+    reason = re.sub(r"^.+? does not hold\b", "you don't hold", with_symbols(reason))
     if getattr(exc, "rule", None) == "not-held" or reason.startswith("you don't hold"):
         return reason[0].upper() + reason[1:]
     verb = {PlayCard: "play", PassCards: "pass"}.get(type(move))
