@@ -125,6 +125,7 @@ def test_lobby_quick_game_whole_hand(browser: Any, server_url: str, artifacts: P
     assert title == "Hand 1 is over"
     assert "pass" not in state["actions"] and state["actions"].count("play") == 13
     assert "refused" in state, "no greyed card was ever offered to click"
+    assert state["refused"].startswith("You can't play "), state["refused"]  # said to the player, cards with symbols
     # The whole deal: four seats, 13 cards each, and the score sheet's first row.
     assert page.locator(".deal .card-row").count() == 4
     assert page.locator(".deal .card").count() == 52
@@ -217,6 +218,8 @@ def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Pa
                     sent[seat] = v["seq"]
             if page.locator("#overlay:not([hidden]) #next-hand").count():  # an earlier hand's end: go on
                 page.click("#next-hand")
+            elif page.locator("#trick.finished").count():  # a finished trick waits for the next card: click it away
+                page.mouse.click(200, 600)
             if (
                 page.locator("#me-plate.to-move").count()
                 and not page.locator("#actions button").count()

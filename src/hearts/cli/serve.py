@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import typer
 
 from hearts.server.upkeep import ABANDON_AFTER_HOURS
@@ -44,6 +42,9 @@ def register(app: typer.Typer) -> None:
             "--connections-per-address",
             help="Most websockets open at once from one client address; 0 lifts the per-address limits on "
             "connections and messages (behind a proxy every client shows the proxy's address).",
+        ),
+        warm_up: bool = typer.Option(
+            True, help="Load the computer players' compiled search in the background at start-up, so the first game does not wait for it."
         ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
@@ -89,7 +90,12 @@ def register(app: typer.Typer) -> None:
         shown_url = mask_url(url)  # the URL may hold the database's password: never print it
         try:
             app_ = create_app(
-                url, bots=bots, pause=pause, abandon_after=abandon_after * 3600, limits=Limits(per_address=per_address), warm=True
+                url,
+                bots=bots,
+                pause=pause,
+                abandon_after=abandon_after * 3600,
+                limits=Limits(per_address=per_address),
+                warm_up=warm_up,
             )
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {shown_url!r}: {mask_secret(str(exc), url)}", err=True)
@@ -97,9 +103,6 @@ def register(app: typer.Typer) -> None:
         # Storage commits and computer players run in threads; a short GIL switch interval hands the
         # event loop back to them (and them back to it) sooner, which cuts latency under load.
         sys.setswitchinterval(0.001)
-        # Load (or, on a first run, compile) the search players' numba kernels in the background now,
-        # so the first hard or expert seat or hint does not wait for them.
-        threading.Thread(target=_warm_search_kernels, name="hearts-warm-up", daemon=True).start()
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"hearts: open http://{shown}:{port}/ to play  (database: {shown_url})")
         uvicorn.run(
@@ -125,11 +128,3 @@ def mask_secret(text: str, url: str) -> str:
         return text
     return text.replace(str(password), "***") if password else text
 
-
-def _warm_search_kernels() -> None:
-    try:
-        from hearts.players.search import compiled_kernels
-
-        compiled_kernels()
-    except Exception:  # noqa: BLE001 - without the kernels the players search in Python; nothing is lost
-        pass

@@ -18,10 +18,51 @@ from hearts.core import Card, CardSet, ChooseMoon, Game, MoonOption, Move, PassC
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A move with the player's one-line reason for it (for hint buttons)."""
+    """A move with the player's one-line reason for it (for hint buttons).
+
+    A reason is words, then any figures behind them in brackets at the end (a search player's
+    expected points and sample sizes). A face shows :attr:`summary` and offers :attr:`details`:
+
+    >>> d = Decision(PlayCard(0, Card.parse("6S")), "duck under 9♠ with 6♠ (3.6 pts expected over 900 worlds, 10♠ 3.4)")
+    >>> d.summary
+    'duck under 9♠ with 6♠'
+    >>> d.details
+    '3.6 pts expected over 900 worlds, 10♠ 3.4'
+    """
 
     move: Move
     reason: str
+
+    @property
+    def summary(self) -> str:
+        """The reason in words, without its figures."""
+        return split_reason(self.reason)[0]
+
+    @property
+    def details(self) -> str:
+        """The figures behind the reason ('' when it has none)."""
+        return split_reason(self.reason)[1]
+
+
+def split_reason(reason: str) -> tuple[str, str]:
+    """A reason's words and its figures: the last bracketed part when the reason ends with one that
+    holds a number; brackets of words stay in the words.
+
+    >>> split_reason("void clubs (3.5 pts expected over 764 deals)")
+    ('void clubs', '3.5 pts expected over 764 deals')
+    >>> split_reason("lead low (safe)")
+    ('lead low (safe)', '')
+    """
+    if reason.endswith(")"):
+        depth = 0
+        for i in range(len(reason) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(reason[i], 0)
+            if depth == 0:
+                inner = reason[i + 1 : -1]
+                if any(ch.isdigit() for ch in inner) and reason[:i].strip():
+                    return reason[:i].rstrip(), inner
+                break
+    return reason, ""
 
 
 class Player(ABC):

@@ -598,7 +598,7 @@ class SearchPlayer(MediumPlayer):
                 return CARDS[card], f"stop {view.names[threat]}'s moon: take the trick with {sym(card)} ({tail})"
         if best_i == hint_i:
             return CARDS[hint], f"{hint_why} ({tail})"
-        return CARDS[card], f"search: {sym(card)} ({tail})"
+        return CARDS[card], f"{sym(card)} does best in the deals played out from here ({tail})"
 
     def _search_python(
         self,
@@ -856,7 +856,8 @@ class SearchPlayer(MediumPlayer):
             return chosen, f"{base_why} ({tail})"
         return (
             chosen,
-            f"search: pass {' '.join(c.symbol() for c in chosen)} ({tail}; {own[0] / worlds:.1f} for the plain pass)",
+            f"pass {' '.join(c.symbol() for c in chosen)}: better than the plain pass in the deals played out"
+            f" ({tail}; {own[0] / worlds:.1f} for the plain pass)",
         )
 
 

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -208,27 +209,42 @@ class Connection:
         self.task.cancel()
 
 
+def warm_up_players() -> None:
+    """Load (or, on a machine's first run, compile) the search players' numba kernels, so the first
+    hard or expert seat, stand-in or hint does not wait for them. Run on a thread of its own: it
+    takes about a second, mostly holding the GIL, and the server answers meanwhile."""
+    try:
+        from hearts.players.search import compiled_kernels
+
+        compiled_kernels()
+    except Exception:  # noqa: BLE001 - without the kernels the players search in Python; nothing is lost
+        log.warning("could not load the search players' compiled kernels; they will search in Python", exc_info=True)
+
+
 def create_app(
     db_url: str | None = None,
     bots: dict[str, str] | None = None,
     pause: float | None = None,
     abandon_after: float | None = None,
     limits: Limits | None = None,
-    warm: bool = False,
+    warm_up: bool = False,
 ) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
     ``abandon_after``: seconds without a move and without a person connected after which a game is
     abandoned (default :data:`~hearts.server.upkeep.ABANDON_AFTER_HOURS`); ``limits``: how many
-    websockets a seat, a table and a client address may hold open; ``warm``: start the hint process
-    (and load its player) at start-up rather than at the first hint."""
+    websockets a seat, a table and a client address may hold open; ``warm_up``: at start-up, load the
+    computer players' compiled kernels in the background and start the hint process with its player
+    loaded (``hearts serve`` does; tests that never seat a search player leave it off)."""
 
     storage = Storage(db_url)
     manager = TableManager(storage, bots=bots, pause=pause, limits=limits, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await manager.start(warm=warm)
+        if warm_up:  # started first, so it overlaps resuming the stored tables
+            threading.Thread(target=warm_up_players, name="hearts-warm-up", daemon=True).start()
+        await manager.start(warm=warm_up)
         try:
             yield
         finally:

@@ -47,6 +47,7 @@ from hearts.server.protocol import encode, events_for
 from hearts.server.share import Busy, ConnectionLimits, Limits, ThinkPool
 from hearts.server.storage import ActionWrite, SeatRow, Storage, TableRow
 from hearts.server.upkeep import ABANDON_AFTER_HOURS, fill_refusal, sweep
+from hearts.server.words import ahead_of_the_table, refusal, too_late
 from hearts.server.writer import GroupWriter
 
 log = logging.getLogger("hearts.server")
@@ -159,6 +160,9 @@ class LiveTable:
         self.closed = False
         self.seat_seq = [0] * self.rules.players  #: seq of each seat's latest move (see _stale)
         self.hand_seq = 0  #: seq at which the current hand began
+        #: each seat's latest move and who made it (see _stale: a repeated move is told apart)
+        self.last_move: list[Move | None] = [None] * self.rules.players
+        self.last_actor: list[str | None] = [None] * self.rules.players
         for action in row.actions:  # rebuild by replaying every stored move through the engine
             move = move_from_dict(action["move"])
             events = self.game.apply(move)
@@ -166,12 +170,14 @@ class LiveTable:
             self.seat_seq[move.seat] = self.seq
             if action.get("actor") == "stand-in" and self.seats[move.seat].kind == "bot":
                 self.faults[move.seat] = "faulted before the server restarted"
+            self.last_move[move.seat], self.last_actor[move.seat] = move, action.get("actor")
             self._note_finished(events)
 
     # -- what clients see -------------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the table: no cards, no tokens."""
+        now = time.monotonic()
         return {
             "id": self.id,
             "names": self.names,
@@ -185,6 +191,7 @@ class LiveTable:
                     "connected": s.connected if s.kind == "human" else True,
                     "stand_in": self.stand_in[s.seat] or self.faults[s.seat] is not None,
                     **self._stand_in_label(s),
+                    **self._presence(s, now),
                 }
                 for s in self.seats
             ],
@@ -207,6 +214,17 @@ class LiveTable:
         if fault is None:
             return {}
         return {"stand_in_for": s.level, "stand_in_level": _bot_stand_in_level(), "fault": fault}
+
+    def _presence(self, s: Seat, now: float) -> dict[str, float | None]:
+        """How long a person who joined and dropped has been away (``away_for``, seconds) and in how
+        many seconds a computer stands in for them (``takeover_in``; 0: it does, or will at their
+        next turn), from the table's ``standin_after`` policy; None for a seat that is here, a
+        computer, or a table that waits for people."""
+        if s.kind != "human" or not s.joined or s.clients:
+            return {"away_for": None, "takeover_in": None}
+        after = self.options.get("standin_after")
+        takeover = None if after is None else round(max(0.0, s.away_since + float(after) - now), 1)
+        return {"away_for": round(now - s.away_since, 1), "takeover_in": takeover}
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         if seat is None:  # built from the core's allow-list of public fields, never from a seat's view
@@ -312,13 +330,13 @@ class LiveTable:
         except HeartsError as exc:
             return str(exc)
         async with self.lock:
-            stale = self._stale(seat, message.seq)
+            stale = self._stale(move, message.seq)
             if stale:
-                return f"too late: that {kind} {stale}; nothing was changed"
+                return stale
             try:
                 await self.commit(move, "human")
             except HeartsError as exc:
-                return str(exc)
+                return refusal(exc, move, self.game)  # said to the seat: "You can't play 10♥: ..."
         self.kick()
         return None
 
@@ -327,8 +345,8 @@ class LiveTable:
         assert client.seat is not None
         return client_keys(getattr(client, "player", None), self.seats[client.seat].token)
 
-    def _stale(self, seat: int, seq: int | None) -> str | None:
-        """Why a move that answered the view at ``seq`` is out of date, or None.
+    def _stale(self, move: Move, seq: int | None) -> str | None:
+        """Why ``move``, which answered the view at ``seq``, is out of date, or None.
 
         A move is stale when the seat's own situation changed after that view: it moved since (a
         repeated message), a stand-in moved for it, or a new hand began. Other seats' moves alone do
@@ -338,10 +356,10 @@ class LiveTable:
         if seq is None:
             return None
         if seq > self.seq:
-            return f"answered seq {seq}, but the table is only at seq {self.seq}"
-        since = max(self.seat_seq[seat], self.hand_seq)
-        if seq < since:
-            return f"answered the table as it was at seq {seq}, but your seat's situation changed at seq {since}"
+            return ahead_of_the_table()
+        seat = move.seat
+        if seq < max(self.seat_seq[seat], self.hand_seq):
+            return too_late(move, seq < self.hand_seq, self.last_move[seat], self.last_actor[seat])
         return None
 
     async def commit(self, move: Move, actor: str) -> list[Event]:
@@ -386,6 +404,7 @@ class LiveTable:
         self.game = after
         self.seq = seq
         self.seat_seq[move.seat] = seq
+        self.last_move[move.seat], self.last_actor[move.seat] = move, actor
         self._note_finished(events)
         self._announce(events, finished_hand=self.last_hand if finished else None, move=move, actor=actor)
         if self.game.is_over:
@@ -455,7 +474,15 @@ class LiveTable:
             return "no hint: the table moved on while it was worked out; ask again"
         client.send(
             encode(
-                {"type": "hint", "seq": self.seq, "level": level, "move": move_to_dict(decision.move), "reason": decision.reason}
+                {
+                    "type": "hint",
+                    "seq": self.seq,
+                    "level": level,
+                    "move": move_to_dict(decision.move),
+                    "reason": decision.reason,
+                    "summary": decision.summary,  # the reason in words, and the figures behind it
+                    "details": decision.details,
+                }
             )
         )
         return None

@@ -52,6 +52,11 @@ function cardRow(codes, cls = "mini") {
   return row;
 }
 
+/** Card codes in a text ("'10H'", "QS") shown with their suit symbols ("10♥", "Q♠"). */
+function withSymbols(text) {
+  return String(text).replace(/'?\b(10|[2-9TJQKA])([CDSH])\b'?/g, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
+}
+
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]);
 }

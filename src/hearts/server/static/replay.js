@@ -22,6 +22,28 @@ function place(seat) {
   return spots[seat];
 }
 
+/** On a phone (style.css): two columns, the seats across from each other side by side, the top seat,
+ *  the trick and the bottom seat across both; returns [row, column] like place(). */
+function phonePlace(seat) {
+  const n = H.names.length;
+  const top = (n - 1) % 2 === 1 ? n / 2 : null;
+  const pairs = Math.floor((n - 1) / 2);
+  const first = top === null ? 1 : 2;
+  if (seat === "center") return [first + pairs, "1 / 3"];
+  if (seat === 0) return [first + pairs + 1, "1 / 3"];
+  if (seat === top) return [1, "1 / 3"];
+  const k = Math.min(seat, n - seat);
+  return [first + pairs - k, seat === k ? "1" : "2"];
+}
+
+function placeBox(box, seat) {
+  const [row, col] = seat === "center" ? [2, 2] : place(seat);
+  box.style.gridRow = row; box.style.gridColumn = col;
+  const [prow, pcol] = phonePlace(seat);
+  box.style.setProperty("--phone-row", String(prow));
+  box.style.setProperty("--phone-col", pcol);
+}
+
 function draw() {
   const board = $("board");
   board.innerHTML = "";
@@ -29,10 +51,9 @@ function draw() {
   const taken = H.names.map(() => 0);
   plays.slice(0, step).forEach((p) => { if (p.last) taken[p.winner] += 1; });
   H.seats.forEach((s) => {
-    const [row, col] = place(s.seat);
     const box = document.createElement("div");
     box.className = "rseat";
-    box.style.gridRow = row; box.style.gridColumn = col;
+    placeBox(box, s.seat);
     box.innerHTML = `<div><strong>${escapeHtml(s.name)}</strong> · ${taken[s.seat]} trick${taken[s.seat] === 1 ? "" : "s"} · scored ${s.score}</div>`;
     const row_ = cardRow(s.held);
     row_.querySelectorAll(".card").forEach((el) => { if (played.has(el.dataset.card)) el.classList.add("dim"); });
@@ -40,13 +61,13 @@ function draw() {
     const note = document.createElement("div");
     note.className = "muted";
     note.style.color = "#cfe";
-    note.textContent = s.passed.length ? `passed ${s.passed.join(" ")} to ${H.names[s.pass_to]}, got ${s.received.join(" ")}` : "";
+    note.textContent = s.passed.length ? `passed ${s.passed.map(withSymbols).join(" ")} to ${H.names[s.pass_to]}, got ${s.received.map(withSymbols).join(" ")}` : "";
     box.appendChild(note);
     board.appendChild(box);
   });
   const center = document.createElement("div");
   center.className = "center";
-  center.style.gridRow = 2; center.style.gridColumn = 2;
+  placeBox(center, "center");
   center.setAttribute("aria-live", "polite");
   if (step > 0) {
     const cur = plays[step - 1];

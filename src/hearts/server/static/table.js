@@ -12,7 +12,9 @@ const TOKEN = path[2];
 const S = {
   ws: null, seat: null, view: null, table: null, seq: 0, selected: new Set(), hint: null,
   hands: [], queue: [], busy: false, watchToken: null, retry: 0, lastHand: null, closedForGood: false,
-  errorTimer: null, received: null,
+  errorTimer: null, received: null, tableAt: 0, sent: null,
+  finished: null, // the finished trick left on the table: {at, skip} (see holdFinishedTrick)
+  hintReply: null, // the last hint's {text, details}, shown until the table moves
 };
 
 // ---------- connection ----------
@@ -46,12 +48,13 @@ function onMessage(msg) {
       S.queue = [];
       S.seat = msg.seat; S.view = msg.view; S.table = msg.table; S.seq = msg.seq;
       S.watchToken = msg.watch_token; S.lastHand = msg.last_hand; S.selected.clear(); S.hint = null;
+      S.tableAt = performance.now(); S.sent = null; dropFinishedTrick();
       $("hint").title = `Hint: the ${msg.hint_level} player's move (H)`;
       document.title = `Hearts — ${S.table.names.join(", ")}`;
       clearTrick(); renderTrickFromView(); render(); loadScores();
       break;
     case "table":
-      S.table = msg.table; renderSeats();
+      S.table = msg.table; S.tableAt = performance.now(); renderSeats(); if (S.view) renderStatus();
       break;
     case "update":
       S.queue.push(msg); pump();
@@ -61,7 +64,8 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.about === "connect") { S.closedForGood = true; showMessage(`${msg.message}. Check the link.`, true); return; }
-      showMessage(msg.message, true);
+      if (msg.about === "play" || msg.about === "pass" || msg.about === "moon") S.sent = null;
+      showMessage(withSymbols(msg.message), true);
       break;
   }
 }
@@ -92,7 +96,8 @@ function seatPos(seat) {
   const a = (angleOf(seat) * Math.PI) / 180;
   const narrow = innerWidth < 640;
   if (rel(seat) === 0) return { x: 50, y: 80 }; // only spectators draw the bottom seat
-  return { x: 50 + Math.cos(a) * (narrow ? 31 : 40), y: 41 - Math.sin(a) * (narrow ? 28 : 31) };
+  // On a phone the side seats keep to the edges, clear of the trick between them.
+  return { x: 50 + Math.cos(a) * (narrow ? 35 : 40), y: 41 - Math.sin(a) * (narrow ? 28 : 31) };
 }
 
 function trickOffset(seat) {
@@ -101,6 +106,36 @@ function trickOffset(seat) {
 }
 
 function nameOf(seat) { return S.table ? S.table.names[seat] : `Seat ${seat + 1}`; }
+
+// ---------- presence ----------
+
+/** A person who joined and dropped: {takeoverIn: whole seconds until a computer plays for them (0: it
+ *  does now), or null when the table waits for them; standIn}. null for anyone who is here. */
+function absence(seat) {
+  const info = S.table ? S.table.seats[seat] : null;
+  if (!info || info.kind !== "human" || !info.joined || info.connected) return null;
+  const since = (performance.now() - S.tableAt) / 1000; // the server's figures are as of its message
+  const left = info.takeover_in === null || info.takeover_in === undefined ? null : Math.max(0, Math.ceil(info.takeover_in - since));
+  return { takeoverIn: info.stand_in ? 0 : left, standIn: info.stand_in };
+}
+
+/** "Ann is away — a computer plays for Ann in 20 s", or "" when the seat is here. */
+function awayText(seat) {
+  const a = absence(seat);
+  if (!a) return "";
+  const name = nameOf(seat);
+  if (a.takeoverIn === null) return `${name} is away — waiting for ${name} to come back`;
+  if (a.takeoverIn > 0) return `${name} is away — a computer plays for ${name} in ${a.takeoverIn} s`;
+  return `${name} is away — a computer is playing for ${name}`;
+}
+
+/** The short form under a seat's name. */
+function awayShort(seat) {
+  const a = absence(seat);
+  if (!a) return "";
+  if (a.takeoverIn === null) return " · away";
+  return a.takeoverIn > 0 ? ` · away, computer in ${a.takeoverIn} s` : " · away, computer playing";
+}
 
 // ---------- rendering ----------
 
@@ -130,6 +165,7 @@ function renderSeats() {
   if (!S.view) return;
   const box = $("seats"), v = S.view;
   box.innerHTML = "";
+  $("table").classList.toggle("crowded", players() >= 5); // five or six seats: narrower name plates on a phone
   for (let s = 0; s < players(); s++) {
     if (S.seat !== null && s === S.seat) continue;
     const info = S.table ? S.table.seats[s] : null;
@@ -143,8 +179,9 @@ function renderSeats() {
     if (v.to_move.includes(s)) el.classList.add("to-move");
     const away = info && info.kind === "human" && !info.connected;
     const kind = !info ? "" : info.fault ? ` · ${info.stand_in_level} stand-in for ${info.stand_in_for} (${info.fault})` :
-      info.kind === "human" ? (info.joined ? (info.stand_in ? " · computer standing in" : "") : " · waiting to join") : ` · ${info.kind === "bot" ? "bot" : "computer"}`;
-    el.setAttribute("aria-label", `${nameOf(s)}: ${v.hand_sizes[s]} cards, ${v.points[s]} points this hand, ${v.totals[s]} in total${v.to_move.includes(s) ? ", to move" : ""}`);
+      info.kind === "human" ? (info.joined ? awayShort(s) : " · waiting to join") : ` · ${info.kind === "bot" ? "bot" : "computer"}`;
+    if (absence(s)) el.classList.add("away");
+    el.setAttribute("aria-label", `${nameOf(s)}: ${v.hand_sizes[s]} cards, ${v.points[s]} points this hand, ${v.totals[s]} in total${v.to_move.includes(s) ? ", to move" : ""}${absence(s) ? `. ${awayText(s)}` : ""}`);
     el.innerHTML = `<div class="nameplate"><span class="dot ${away ? "away" : ""}" title="${away ? "away" : "here"}"></span>${escapeHtml(nameOf(s))}</div>` +
       `<div class="sub">${v.points[s]} this hand · ${v.totals[s]} total${escapeHtml(kind)}</div>`;
     const backs = document.createElement("div");
@@ -160,15 +197,34 @@ function renderSeats() {
   const plate = $("me-plate");
   if (S.seat !== null) {
     plate.className = `seat ${v.to_move.includes(S.seat) ? "to-move" : ""}`;
-    plate.style.position = "absolute";
     plate.innerHTML = `<div class="nameplate">${escapeHtml(nameOf(S.seat))} (you) · ${v.points[S.seat]} this hand · ${v.totals[S.seat]} total</div>`;
   } else plate.innerHTML = "";
+}
+
+/** Each card of the hand shows at least a strip this wide (px) to tap or click: a fingertip's width. */
+const MIN_STRIP = 44;
+
+/** The hand's card width, the visible strip of each overlapped card, and how many cards a row holds:
+ *  one row where they fit with a strip of at least MIN_STRIP, else two or more overlapping rows. */
+function handGeometry(count) {
+  const phone = innerWidth < 640;
+  const room = Math.min(innerWidth - 16, 1100);
+  const cw = phone ? Math.min(68, Math.max(48, room * 0.17)) : Math.min(90, Math.max(54, innerWidth * 0.085));
+  const perRow = Math.max(1, Math.floor((room - cw) / MIN_STRIP) + 1);
+  const rows = Math.max(1, Math.ceil(count / perRow));
+  const inRow = Math.ceil(count / rows);
+  const strip = inRow > 1 ? Math.min(Math.max(MIN_STRIP, cw * 0.58), (room - cw) / (inRow - 1)) : cw;
+  return { cw, strip, inRow };
 }
 
 function renderHand() {
   const v = S.view, box = $("hand");
   box.innerHTML = "";
   if (S.seat === null) return;
+  const g = handGeometry(v.hand.length);
+  box.style.setProperty("--cw", `${g.cw}px`);
+  box.style.setProperty("--strip", `${g.strip}px`);
+  let row = null;
   const myTurn = v.phase === "play" && v.to_move.includes(S.seat);
   const passing = v.phase === "pass" && !v.has_passed[S.seat];
   const received = v.received && v.tricks.length === 0 ? new Set(v.received) : new Set();
@@ -183,7 +239,12 @@ function renderHand() {
     if (received.has(code)) el.classList.add("received");
     if (S.hint && S.hint.includes(code)) el.classList.add("hinted");
     el.addEventListener("click", () => onCard(code, el));
-    box.appendChild(el);
+    if (!row || row.children.length >= g.inRow) {
+      row = document.createElement("div");
+      row.className = "hand-row";
+      box.appendChild(row);
+    }
+    row.appendChild(el);
   });
 }
 
@@ -197,7 +258,7 @@ function renderActions() {
     const need = v.rules.pass_count;
     b.textContent = `Pass ${need} to ${nameOf(v.pass_to)}`;
     b.disabled = S.selected.size !== need;
-    b.onclick = () => send({ type: "pass", cards: [...S.selected], seq: S.seq });
+    b.onclick = () => sendMove({ type: "pass", cards: [...S.selected], seq: S.seq });
     box.appendChild(b);
   }
   if (v.moon_options.length) {
@@ -205,7 +266,7 @@ function renderActions() {
     for (const o of v.moon_options) {
       const b = document.createElement("button");
       b.className = "btn"; b.textContent = words[o] || o; b.dataset.option = o;
-      b.onclick = () => send({ type: "moon", option: o, seq: S.seq });
+      b.onclick = () => sendMove({ type: "moon", option: o, seq: S.seq });
       box.appendChild(b);
     }
   }
@@ -222,9 +283,33 @@ function renderStatus() {
   } else if (v.phase === "moon-choice") text = v.moon_options.length ? "You shot the moon! Choose how it scores." : `${nameOf(v.to_move[0])} shot the moon and is choosing…`;
   else if (v.to_move.includes(S.seat)) text = v.trick.cards.length ? "Your turn" : "Your lead";
   else if (v.to_move.length) text = `${nameOf(v.to_move[0])} to play…`;
+  // Whoever the table waits for and is away: say so, and what the table does about it.
+  const away = v.phase === "game-over" ? [] : v.to_move.filter((s) => s !== S.seat && absence(s));
+  if (away.length && v.to_move.length === 1) text = awayText(away[0]);
+  else if (away.length) text += ` · ${away.map(awayText).join(" · ")}`;
   if (S.seat !== null && v.received && v.tricks.length === 0 && v.phase === "play")
     text += ` · received ${v.received.map(cardShort).join(" ")} from ${nameOf(v.pass_from)}`;
+  if (S.hintReply && !messageIsError) { showHintReply(); return; }
   showMessage(text, false);
+}
+
+/** The hint: the move and its reason in words; the figures behind it (a search player's expected
+ *  points and sample sizes) behind a "details" toggle. */
+function showHintReply() {
+  const m = $("message"), h = S.hintReply;
+  m.classList.remove("error");
+  m.textContent = h.text;
+  if (!h.details) return;
+  const b = document.createElement("button");
+  b.type = "button"; b.className = "details-toggle"; b.id = "hint-details-toggle";
+  b.textContent = h.open ? "hide details" : "details";
+  b.setAttribute("aria-expanded", String(h.open));
+  b.setAttribute("aria-controls", "hint-details");
+  b.onclick = (e) => { e.stopPropagation(); h.open = !h.open; showHintReply(); };
+  const d = document.createElement("div");
+  d.className = "hint-details"; d.id = "hint-details"; d.hidden = !h.open;
+  d.textContent = `The figures: ${h.details}`;
+  m.append(" ", b, d);
 }
 
 function cardShort(code) { const { rank, suit } = cardParts(code); return rank + SUITS[suit]; }
@@ -254,10 +339,42 @@ function trickCard(seat, code) {
   return el;
 }
 
-function clearTrick() { $("trick").innerHTML = ""; }
+function clearTrick() { $("trick").innerHTML = ""; $("trick").classList.remove("finished"); }
+
+/** With animations off, a finished trick stays on the table, its winner marked, until the next card
+ *  is played (at least HOLD_MS, so a computer's quick lead does not sweep it away) or a click. */
+const HOLD_MS = 900;
+
+function markTrickWon(winner) {
+  const trick = $("trick");
+  trick.classList.add("finished");
+  trick.querySelectorAll(".card").forEach((el) => el.classList.toggle("winner", Number(el.dataset.seat) === winner));
+  const cap = document.createElement("div");
+  cap.className = "trick-caption";
+  cap.textContent = winner === S.seat ? "You take the trick" : `${nameOf(winner)} takes the trick`;
+  trick.appendChild(cap);
+}
+
+async function holdFinishedTrick() {
+  const f = S.finished;
+  if (!f) return;
+  const left = HOLD_MS - (performance.now() - f.at);
+  if (left > 0) await new Promise((resolve) => { f.skip = resolve; setTimeout(resolve, left); });
+  if (S.finished === f) dropFinishedTrick();
+}
+
+function dropFinishedTrick() {
+  const f = S.finished;
+  if (!f) return;
+  S.finished = null;
+  if (f.skip) f.skip();
+  clearTrick();
+}
 
 function renderTrickFromView() {
   const t = S.view.trick;
+  if (S.finished && !t.cards.length) return; // the finished trick is still being shown
+  S.finished = null;
   clearTrick();
   t.cards.forEach((c, i) => $("trick").appendChild(trickCard((t.leader + i) % players(), c)));
 }
@@ -274,6 +391,7 @@ function sourceRect(seat, code) {
 }
 
 async function animatePlay(seat, code) {
+  await holdFinishedTrick();
   const speed = Settings.speed;
   const from = sourceRect(seat, code);
   const el = trickCard(seat, code);
@@ -297,22 +415,23 @@ async function animatePlay(seat, code) {
 
 async function animateTrickWon(winner) {
   const speed = Settings.speed;
-  const cards = [...$("trick").children];
-  if (speed) {
-    await sleep(1000 * speed); // the finished trick stays readable before it is gathered
-    const target = winner === S.seat ? $("me-plate") : $(`seat-${winner}`);
-    if (target) {
-      const t = target.getBoundingClientRect();
-      const ms = 380 * speed;
-      for (const el of cards) {
-        const r = el.getBoundingClientRect();
-        const dx = t.left + t.width / 2 - (r.left + r.width / 2), dy = t.top + t.height / 2 - (r.top + r.height / 2);
-        el.style.transition = `transform ${ms}ms ease-in, opacity ${ms}ms ease-in`;
-        el.style.transform = `translate(${dx}px, ${dy}px) scale(.4)`;
-        el.style.opacity = "0";
-      }
-      await sleep(ms);
+  markTrickWon(winner);
+  if (!speed) { S.finished = { at: performance.now(), skip: null }; return; } // see holdFinishedTrick
+  const cards = [...$("trick").querySelectorAll(".card")];
+  await sleep(Math.max(700, 1000 * speed)); // the finished trick stays readable before it is gathered
+  $("trick").querySelector(".trick-caption")?.remove();
+  const target = winner === S.seat ? $("me-plate") : $(`seat-${winner}`);
+  if (target) {
+    const t = target.getBoundingClientRect();
+    const ms = 380 * speed;
+    for (const el of cards) {
+      const r = el.getBoundingClientRect();
+      const dx = t.left + t.width / 2 - (r.left + r.width / 2), dy = t.top + t.height / 2 - (r.top + r.height / 2);
+      el.style.transition = `transform ${ms}ms ease-in, opacity ${ms}ms ease-in`;
+      el.style.transform = `translate(${dx}px, ${dy}px) scale(.4)`;
+      el.style.opacity = "0";
     }
+    await sleep(ms);
   }
   clearTrick();
 }
@@ -324,7 +443,9 @@ async function applyUpdate(msg) {
     else if (e.type === "trick_won") { S.view.hand_sizes = msg.view.hand_sizes; await animateTrickWon(e.seat); }
     else if (e.type === "cards_received") S.received = e.cards;
   }
-  S.view = msg.view; S.seq = msg.seq; S.hint = null;
+  // A hand's last trick stays readable before the hand's end (or the moon choice) is shown.
+  if (handEnded || msg.view.phase !== "play") await holdFinishedTrick();
+  S.view = msg.view; S.seq = msg.seq; S.hint = null; S.hintReply = null;
   if (msg.view.phase !== "pass") S.selected.clear();
   renderTrickFromView();
   render();
@@ -351,11 +472,18 @@ function onCard(code, el) {
   if (v.phase === "play") {
     if (!v.to_move.includes(S.seat)) { showMessage(`Not your turn: ${nameOf(v.to_move[0])} plays now`, true); return; }
     // Sent even when greyed: the server refuses an illegal card and says which rule forbids it.
-    send({ type: "play", card: code, seq: S.seq });
+    sendMove({ type: "play", card: code, seq: S.seq });
     return;
   }
   if (v.phase === "pass") showMessage("You have passed: waiting for the others", true);
   else if (v.phase === "game-over") showMessage("The game is over", true);
+}
+
+/** A move answers the view at S.seq; a second one for the same view (a double click) is not sent. */
+function sendMove(msg) {
+  if (S.sent === S.seq) return;
+  S.sent = S.seq;
+  send(msg);
 }
 
 function showHint(msg) {
@@ -364,107 +492,8 @@ function showHint(msg) {
   if (m.type === "pass" && S.view.phase === "pass") { S.selected = new Set(m.cards); }
   renderHand(); renderActions();
   const what = m.type === "play" ? cardShort(m.card) : m.type === "pass" ? m.cards.map(cardShort).join(" ") : m.option;
-  showMessage(`Hint (${msg.level}): ${what} — ${msg.reason}`, false);
-}
-
-// ---------- dialogs ----------
-
-function openDialog(html, focusId) {
-  const d = $("dialog");
-  d.innerHTML = html;
-  $("overlay").hidden = false;
-  const close = d.querySelector("[data-close]");
-  if (close) close.onclick = closeDialog;
-  (focusId ? $(focusId) : d).focus();
-  return d;
-}
-function closeDialog() { $("overlay").hidden = true; $("hand").querySelector(".card")?.focus(); }
-
-function sheetHtml(rows, names, winners) {
-  let html = `<table class="sheet"><thead><tr><th>Hand</th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
-  for (const h of rows) html += `<tr><td>${h.number}</td>${h.points.map((p) => `<td>${p}</td>`).join("")}</tr>`;
-  const totals = rows.length ? rows[rows.length - 1].totals : names.map(() => 0);
-  html += `<tr class="total"><td>Total</td>${totals.map((t, i) => `<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`).join("")}</tr>`;
-  return html + "</tbody></table>";
-}
-
-function showHandOver(hand, winners) {
-  const names = hand.names;
-  const moon = hand.shooter !== null && hand.shooter !== undefined ? `<p><strong>${escapeHtml(names[hand.shooter])} shot the moon!</strong></p>` : "";
-  const title = winners ? `Game over — ${winners.map((w) => names[w]).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}` : `Hand ${hand.number} is over`;
-  const deal = document.createElement("div");
-  deal.className = "deal";
-  for (const s of hand.seats) {
-    const box = document.createElement("div");
-    box.innerHTML = `<div class="who">${escapeHtml(s.name)} — ${s.score} point${s.score === 1 ? "" : "s"}</div>`;
-    box.appendChild(cardRow(s.held));
-    const note = document.createElement("div");
-    note.className = "note";
-    note.textContent = s.passed.length ? `dealt ${s.dealt.map(cardShort).join(" ")}; passed ${s.passed.map(cardShort).join(" ")} to ${names[s.pass_to]}` : "no passing";
-    box.appendChild(note);
-    deal.appendChild(box);
-  }
-  const tableId = S.table ? S.table.id : "";
-  const d = openDialog(
-    `<h2 id="dialog-title">${escapeHtml(title)}</h2>${moon}${sheetHtml(S.hands, names, winners)}` +
-    `<h3>The whole deal (after the pass)</h3><div id="deal-slot"></div>` +
-    `<p style="display:flex;gap:.6rem;flex-wrap:wrap">` +
-    (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
-    `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
-    (winners || ROLE === "player" ? `<button class="btn secondary" id="download-record">Download record</button>` : "") +
-    (winners ? `<button class="btn secondary" data-close>Close</button>` : "") + `</p>`,
-    winners ? null : "next-hand",
-  );
-  d.querySelector("#deal-slot").replaceWith(deal);
-  d.querySelectorAll("[data-close]").forEach((b) => (b.onclick = closeDialog));
-  const dl = d.querySelector("#download-record");
-  if (dl) dl.onclick = () => downloadRecord(hand.number);
-}
-
-// While the game is played its record (the finished hands) is the seats' alone: the seat's token goes
-// in a header, never in a URL (which would land in logs and browser history).
-async function downloadRecord(number) {
-  const id = S.table.id;
-  try {
-    const res = await fetch(`/api/tables/${id}/record?hand=${number}`, ROLE === "player" ? { headers: { "X-Hearts-Token": TOKEN } } : {});
-    if (!res.ok) {
-      const data = await res.json().catch(() => ({}));
-      throw new Error(typeof data.detail === "string" ? data.detail : `HTTP ${res.status}`);
-    }
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement("a");
-    a.href = url; a.download = `hearts-${id}-hand${number}.json`;
-    document.body.appendChild(a); a.click(); a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  } catch (e) { showMessage(`No record: ${e.message}`, true); }
-}
-
-async function loadScores() {
-  if (!S.table) return;
-  try {
-    const res = await fetch(`/api/tables/${S.table.id}/hands`);
-    if (res.ok) S.hands = await res.json();
-  } catch { /* the score sheet fills in as hands finish */ }
-}
-
-function showScores() {
-  if (!S.view) return;
-  openDialog(`<h2 id="dialog-title">Scores</h2>${sheetHtml(S.hands, S.table.names, S.view.winners)}<p><button class="btn" data-close>Close</button></p>` +
-    (S.lastHand ? `<p><button class="btn secondary" id="last-hand">Show the last hand</button></p>` : ""));
-  const b = $("last-hand");
-  if (b) b.onclick = () => showHandOver(S.lastHand, S.view.phase === "game-over" ? S.view.winners : null);
-}
-
-function showInvite() {
-  if (!S.table) return;
-  const watch = S.watchToken ? `${location.origin}/watch/${S.watchToken}` : location.href;
-  const open = S.table.seats.filter((s) => s.kind === "human" && !s.joined);
-  openDialog(`<h2 id="dialog-title">Invite</h2><p>Anyone with this link can watch (no hands are shown until a hand is over):</p>` +
-    `<div class="link-row"><code>${escapeHtml(watch)}</code></div>` +
-    (open.length && S.seat !== null ? `<p>${open.map((s) => escapeHtml(s.name)).join(", ")} ha${open.length > 1 ? "ve" : "s"} not joined yet.</p><p><button class="btn" id="fill">Fill empty seats with computer players</button></p>` : "") +
-    `<p><button class="btn secondary" data-close>Close</button></p>`);
-  const fill = $("fill");
-  if (fill) fill.onclick = () => { send({ type: "fill", level: "medium" }); closeDialog(); };
+  S.hintReply = { text: `Hint (${msg.level}): ${what} — ${msg.summary ?? msg.reason}`, details: msg.details || "", open: false };
+  renderStatus();
 }
 
 // ---------- start ----------
@@ -491,7 +520,13 @@ function init() {
       cards[next]?.focus(); e.preventDefault();
     }
   });
-  addEventListener("resize", () => { if (S.view) { renderSeats(); renderTrickFromView(); } });
+  addEventListener("resize", () => { if (S.view) { renderSeats(); renderHand(); renderTrickFromView(); } });
+  // A click on the table takes a finished trick away at once (with animations off it waits for the next card).
+  $("table").addEventListener("click", (e) => { if (S.finished && !e.target.closest("#hand, #actions, button")) dropFinishedTrick(); });
+  // Away players' countdowns ("a computer plays for Ann in 12 s") tick on the page between messages.
+  setInterval(() => {
+    if (S.view && S.table && S.table.seats.some((x) => { const a = absence(x.seat); return a && a.takeoverIn; })) { renderSeats(); renderStatus(); }
+  }, 1000);
   connect();
 }
 
