@@ -321,8 +321,8 @@ def test_illegal_action_raises_naming_it_and_changes_nothing() -> None:
     with pytest.raises(IllegalMoveError) as info:
         aec.step(illegal)
     message = str(info.value)
-    assert str(CARDS[illegal]) in message and aec.table.names[aec.seat_of(agent)] in message
-    assert "2C" in message  # the rule: the first trick opens with 2C
+    assert CARDS[illegal].symbol() in message and aec.table.names[aec.seat_of(agent)] in message
+    assert "2♣" in message  # the rule: the first trick opens with 2♣
     assert aec.agent_selection == agent
     assert np.array_equal(aec.observe(agent)["observation"], before["observation"])
     for bad in (54, -1, "QS", 3.5, None):

@@ -226,13 +226,13 @@ def action_of_move(move: Move) -> int:
 
 
 def describe_action(action: int) -> str:
-    """The action in words, for errors and logs: ``'QS'`` or ``'moon: add-to-others'``.
+    """The action in words, for errors and logs: ``'Q♠'`` or ``'moon: add-to-others'``.
 
     >>> describe_action(36), describe_action(52)
-    ('QS', 'moon: add-to-others')
+    ('Q♠', 'moon: add-to-others')
     """
     if 0 <= action < 52:
-        return str(CARDS[action])
+        return CARDS[action].symbol()
     if action == MOON_ADD_TO_OTHERS:
         return "moon: " + MoonOption.ADD_TO_OTHERS.value
     if action == MOON_SUBTRACT_FROM_SELF:

@@ -198,9 +198,9 @@ class Table:
             if a >= 52:
                 raise IllegalMoveError(f"illegal pass by {who}: {describe_action(a)} is not a card to pass")
             if self.selected[seat] >> a & 1:
-                raise IllegalMoveError(f"illegal pass by {who}: {CARDS[a]} is already chosen")
+                raise IllegalMoveError(f"illegal pass by {who}: {CARDS[a].symbol()} is already chosen")
             if not hand.hands[seat] >> a & 1:
-                raise IllegalMoveError(f"illegal pass by {who}: {who} does not hold {CARDS[a]}")
+                raise IllegalMoveError(f"illegal pass by {who}: {who} does not hold {CARDS[a].symbol()}")
         elif hand.phase is Phase.PLAY:
             if a >= 52:
                 raise IllegalMoveError(f"illegal move by {who}: {describe_action(a)} when a card must be played")
