@@ -14,11 +14,11 @@ from hearts.core import (
     GameOver,
     HandScored,
     HandStarted,
-    IllegalMoveError,
     OutOfTurnError,
     PassDirection,
     Phase,
     Rules,
+    SetupError,
     seat_name,
     seeded_deal,
 )
@@ -171,7 +171,7 @@ def test_seat_names_and_playing_order() -> None:
     assert Game(Rules(players=5)).names == tuple(f"Seat {i}" for i in range(1, 6))
     assert seat_name(3) == "East" and seat_name(0, 6) == "Seat 1"
     assert Game(Rules(players=3), names=["Ann", "Bo", "Cy"]).names == ("Ann", "Bo", "Cy")
-    with pytest.raises(OutOfTurnError, match="2 names for 4 seats"):
+    with pytest.raises(SetupError, match="2 names for 4 seats"):
         Game(Rules(), names=["Ann", "Bo"])
 
 
@@ -190,9 +190,9 @@ def test_copy_is_independent() -> None:
 def test_given_deals_are_checked_when_the_game_is_made() -> None:
     """Deal: explicit deals are checked up front, each error naming its hand, and nothing is half-made."""
     good = moon_deal(0)
-    with pytest.raises(IllegalMoveError, match="hand 3: South is dealt 12 cards; the rules deal 13"):
+    with pytest.raises(SetupError, match="hand 3: South is dealt 12 cards; the rules deal 13"):
         Game(Rules(), deals={0: good, 2: [good[0] & ~1, *good[1:]]})
-    with pytest.raises(IllegalMoveError, match="hand 1: West is dealt 'AH': a deal is one 52-bit card mask per seat"):
+    with pytest.raises(SetupError, match="hand 1: West is dealt 'AH': a deal is one 52-bit card mask per seat"):
         Game(Rules(), deals={0: [good[0], "AH", good[2], good[3]]})  # type: ignore[list-item]
 
 
@@ -204,9 +204,7 @@ def test_legal_moves_of_a_seat_that_is_not_at_the_table() -> None:
 
 def test_seed_and_names_must_be_recordable() -> None:
     """State: a game's seed is a whole number and its seat names strings, as a record holds them."""
-    from hearts.core import HeartsError
-
-    with pytest.raises(HeartsError, match="seed is a whole number, not 'abc'"):
+    with pytest.raises(SetupError, match="seed is a whole number, not 'abc'"):
         Game(Rules(), seed="abc")  # type: ignore[arg-type]
-    with pytest.raises(OutOfTurnError, match="seat names must be strings"):
+    with pytest.raises(SetupError, match="seat names must be strings"):
         Game(Rules(), names=["Ann", "Bo", "Cy", 4])  # type: ignore[list-item]

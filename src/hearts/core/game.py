@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from hearts.core.cards import Card, CardSet, cards_of
-from hearts.core.errors import HeartsError, OutOfTurnError
+from hearts.core.errors import HeartsError, IllegalMoveError, OutOfTurnError, SetupError
 from hearts.core.events import Event, GameOver, HandScored, HandStarted
 from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, deal_deck, seat_name
 from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
@@ -50,7 +50,7 @@ def keyed_deal(rules: Rules, key: bytes, hand_number: int) -> tuple[int, ...]:
     [13, 13, 13, 13]
     """
     if not isinstance(key, bytes) or len(key) < KEY_BYTES:
-        raise HeartsError(f"a deal key is at least {KEY_BYTES} bytes")
+        raise SetupError(f"a deal key is at least {KEY_BYTES} bytes")
     deck = cards_of(rules.in_play)
     draw = _KeyedDraws(key, hand_number)
     for i in range(len(deck) - 1, 0, -1):
@@ -115,18 +115,18 @@ class Game:
     ) -> None:
         self.rules = rules = rules or Rules()
         if key is not None and (not isinstance(key, bytes) or len(key) < KEY_BYTES):
-            raise HeartsError(f"a deal key is at least {KEY_BYTES} bytes")
+            raise SetupError(f"a deal key is at least {KEY_BYTES} bytes")
         self.key = key
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             # The seed goes into records, which hold a whole number: refuse anything else here.
-            raise HeartsError(f"a game's seed is a whole number, not {seed!r}")
+            raise SetupError(f"a game's seed is a whole number, not {seed!r}")
         self.seed = random.randrange(2**32) if seed is None else seed
         n = rules.players
         self.names = tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n))
         if len(self.names) != n:
-            raise OutOfTurnError(f"{len(self.names)} names for {n} seats")
+            raise SetupError(f"{len(self.names)} names for {n} seats")
         if not all(isinstance(name, str) for name in self.names):
-            raise OutOfTurnError(f"seat names must be strings, not {list(self.names)!r}")
+            raise SetupError(f"seat names must be strings, not {list(self.names)!r}")
         if deals is not None and not callable(deals):
             # Check every given deal now: a bad one found only when its hand comes up would
             # surface in the middle of the play of the hand before it.
@@ -134,7 +134,7 @@ class Game:
                 try:
                     HandState(rules, deal, number)
                 except HeartsError as exc:
-                    raise type(exc)(f"hand {number + 1}: {exc}") from None
+                    raise SetupError(f"hand {number + 1}: {exc}") from None
         self._deals = deals
         self.finished = []
         self.totals = [0] * n
@@ -218,7 +218,7 @@ class Game:
         elif isinstance(move, ChooseMoon):
             self.hand.check_moon_choice(move.seat, move.option)
         else:
-            raise OutOfTurnError(f"not a move: {move!r}")
+            raise IllegalMoveError(f"not a move: {move!r}")
 
     def is_legal(self, move: Move) -> bool:
         try:
@@ -235,7 +235,7 @@ class Game:
             return self.pass_cards(move.seat, move.cards)
         if isinstance(move, ChooseMoon):
             return self.choose_moon(move.seat, move.option)
-        raise OutOfTurnError(f"not a move: {move!r}")
+        raise IllegalMoveError(f"not a move: {move!r}")
 
     def play(self, card: object, seat: int | None = None) -> list[Event]:
         if self.winners:

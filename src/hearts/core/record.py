@@ -1,6 +1,6 @@
 """Records: a whole game (or a game in progress) as documented JSON that round-trips like PGN.
 
-``loads(dumps(r)) == r``, and :meth:`GameRecord.replay` rebuilds the game through
+``GameRecord.loads(r.dumps()) == r``, and :meth:`GameRecord.replay` rebuilds the game through
 the engine, so a record with an illegal or impossible step fails with an error
 naming the hand, the trick and the rule. See ``docs/records.md``.
 """
@@ -126,6 +126,30 @@ class GameRecord:
         return game
 
     # -- JSON -------------------------------------------------------------------------
+
+    def dumps(self, indent: int | None = 1) -> str:
+        """The record as JSON text: one field a line, each list of cards kept on its own line so a
+        record reads like a score sheet (``indent=None`` gives one compact line).
+
+        >>> from hearts.core.game import Game
+        >>> record = GameRecord.of(Game(seed=1))
+        >>> text = record.dumps()
+        >>> text.splitlines()[0], GameRecord.loads(text) == record
+        ('{', True)
+        """
+        data = self.to_dict()
+        if indent is None:
+            return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return _pretty(data, 0, " " * indent)
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> GameRecord:
+        """A record from JSON text; a malformed one raises :class:`RecordError` naming what is wrong."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise RecordError(f"not a JSON record: {exc}") from None
+        return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -305,18 +329,8 @@ def _hand_from_dict(data: Any, index: int, players: int) -> HandRecord:
 
 
 def dumps(record: GameRecord, indent: int | None = 1) -> str:
-    """The record as JSON text: one field a line, each list of cards kept on its own line so a
-    record reads like a score sheet (``indent=None`` gives one compact line).
-
-    >>> from hearts.core.game import Game
-    >>> text = dumps(GameRecord.of(Game(seed=1)))
-    >>> text.splitlines()[0], loads(text) == GameRecord.of(Game(seed=1))
-    ('{', True)
-    """
-    data = record.to_dict()
-    if indent is None:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return _pretty(data, 0, " " * indent)
+    """``record.dumps(indent)``, as a function (kept for callers written before the method)."""
+    return record.dumps(indent)
 
 
 def _pretty(value: Any, depth: int, pad: str) -> str:
@@ -335,9 +349,5 @@ def _pretty(value: Any, depth: int, pad: str) -> str:
 
 
 def loads(text: str | bytes) -> GameRecord:
-    """A record from JSON text; a malformed one raises :class:`RecordError` naming what is wrong."""
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError) as exc:
-        raise RecordError(f"not a JSON record: {exc}") from None
-    return GameRecord.from_dict(data)
+    """``GameRecord.loads(text)``, as a function (kept for callers written before the method)."""
+    return GameRecord.loads(text)
