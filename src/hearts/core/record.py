@@ -18,6 +18,7 @@ from hearts.core.errors import HeartsError, RecordError
 from hearts.core.game import Game
 from hearts.core.hand import HandState, Phase
 from hearts.core.rules import MoonOption, PassDirection, Rules
+from hearts.core.summary import HandSummary
 
 FORMAT = "hearts-record"
 FORMAT_VERSION = 1
@@ -45,20 +46,17 @@ class HandRecord:
     totals: tuple[int, ...] | None  #: the running totals after it, once it is over
 
     @classmethod
-    def of(cls, hand: HandState, totals: tuple[int, ...] | None) -> HandRecord:
-        tricks = [TrickRecord(t.leader, t.cards) for t in hand.tricks]
-        if hand.trick:
-            tricks.append(TrickRecord(hand.leader, tuple(hand.trick)))
-        over = hand.phase is Phase.HAND_OVER
+    def of(cls, summary: HandSummary) -> HandRecord:
+        """The record of a hand: what its summary holds that a replay needs and checks."""
         return cls(
-            number=hand.number,
-            direction=hand.direction,
-            dealt=tuple(CardSet(m) for m in hand.dealt),
-            passes=tuple(None if p is None else CardSet(p) for p in hand.passed),
-            tricks=tuple(tricks),
-            moon_choice=hand.moon_option,
-            points=hand.scores if over else None,
-            totals=totals if over else None,
+            number=summary.number,
+            direction=summary.direction,
+            dealt=summary.dealt,
+            passes=summary.passes,
+            tricks=tuple(TrickRecord(t.leader, t.cards) for t in summary.tricks),
+            moon_choice=summary.moon_option,
+            points=summary.scores,
+            totals=summary.totals,
         )
 
 
@@ -73,14 +71,7 @@ class GameRecord:
 
     @classmethod
     def of(cls, game: Game) -> GameRecord:
-        hands = []
-        running = [0] * game.rules.players
-        for h in game.finished:
-            assert h.scores is not None
-            running = [a + b for a, b in zip(running, h.scores, strict=True)]
-            hands.append(HandRecord.of(h, tuple(running)))
-        if not game.is_over:
-            hands.append(HandRecord.of(game.hand, None))
+        hands = [HandRecord.of(summary) for summary in game.summaries()]
         seed = None if game.key is not None else game.seed
         return cls(game.rules, game.names, seed, tuple(hands), tuple(game.totals), game.winners)
 

@@ -22,8 +22,8 @@ from hearts.sim.tournament import (
     TournamentConfig,
     TournamentError,
     Unit,
-    _ordered,
     default_jobs,
+    in_order,
     play_unit,
     units_of,
 )
@@ -75,7 +75,7 @@ def run_ray(
                     raise
                 if progress:
                     progress(unit, len(results), len(units))
-        return _ordered(results)
+        return in_order(results)
     finally:
         if started_here:
             ray.shutdown()

@@ -400,10 +400,11 @@ def run_local(
                     progress(unit, i, len(units))
             pool.close()  # workers then end through their exit path, which stops their kept bots
             pool.join()
-    return _ordered(results)
+    return in_order(results)
 
 
-def _ordered(results: dict[Unit, list[TableResult]]) -> list[TableResult]:
+def in_order(results: dict[Unit, list[TableResult]]) -> list[TableResult]:
+    """Every table's result in the tournament's order (the deals, then the rest), however the units finished."""
     out: list[TableResult] = []
     for unit in sorted(results, key=lambda u: (u[0] != "deal", u[1])):
         out.extend(results[unit])
