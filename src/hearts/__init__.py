@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # the names below are loaded on first use by __getattr__
         HandScored,
         HandStarted,
         HandState,
+        HandSummary,
         HeartsBroken,
         HeartsError,
         IllegalMoveError,
@@ -84,6 +85,7 @@ if TYPE_CHECKING:  # the names below are loaded on first use by __getattr__
         TieRule,
         Trick,
         TrickRecord,
+        TrickSummary,
         TrickWon,
         event_to_dict,
         keyed_deal,
@@ -109,7 +111,7 @@ __all__ = [
     # views
     "SeatView", "PublicView",
     # records and summaries
-    "GameRecord", "HandRecord", "TrickRecord",
+    "GameRecord", "HandRecord", "TrickRecord", "HandSummary", "TrickSummary",
     # errors
     "HeartsError", "CardParseError", "SetupError", "RulesError", "OutOfTurnError", "IllegalMoveError",
     "RecordError",

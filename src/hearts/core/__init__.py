@@ -52,7 +52,10 @@ from hearts.core.rules import (
     Rules,
     TieRule,
     pass_cycle_named,
+    read_option,
+    read_text_option,
 )
+from hearts.core.summary import HandSummary, TrickSummary
 from hearts.core.view import PUBLIC_FIELDS, PublicView, SeatView
 
 __all__ = [
@@ -63,5 +66,6 @@ __all__ = [
     "visible_to", "Game", "keyed_deal", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
     "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
-    "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS",
+    "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS", "HandSummary", "TrickSummary", "read_option",
+    "read_text_option",
 ]  # fmt: skip
