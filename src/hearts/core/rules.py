@@ -311,9 +311,8 @@ class Rules:
         # enum's value, a card's name, a pass cycle's name or directions): read_option parses it.
         _set = object.__setattr__
         n = read_option("players", self.players)
-        for f in dataclasses.fields(self):
-            if f.init and f.name != "players":
-                _set(self, f.name, read_option(f.name, getattr(self, f.name), n))
+        for name in _OPTIONS_AFTER_PLAYERS:
+            _set(self, name, read_option(name, getattr(self, name), n))
         removed_mask = mask_of(self.removed or ())
         if removed_mask & QS_BIT:
             raise RulesError("Q♠ cannot be removed: the game is built around it")
@@ -502,6 +501,10 @@ class Rules:
             ("target", f"game ends when a total reaches {self.target}"),
             ("ties", "tied lowest seats share the win" if self.ties is TieRule.SHARE else "play more hands until one seat is lowest"),
         ]
+
+
+#: The options Rules reads after the player count (which the defaults of some depend on), in field order.
+_OPTIONS_AFTER_PLAYERS = tuple(f.name for f in dataclasses.fields(Rules) if f.init and f.name != "players")
 
 
 def _strings(value: object, name: str) -> Iterable[str]:
