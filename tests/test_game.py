@@ -269,3 +269,21 @@ def test_summary_of_a_hand_in_progress() -> None:
     twin = game.copy()
     play_out(twin, random.Random(3))
     assert len(twin.summaries()) > 1 and game.summaries() == [game.summary()]
+
+
+def test_a_deal_function_that_deals_wrong_cards_is_a_setup_error() -> None:
+    """Deal: a deal function's bad deal is the set-up's fault, named by hand, whenever its hand comes up."""
+    good = moon_deal(0)
+
+    def deals(number: int) -> list[int]:
+        return good if number == 0 else [good[0] & ~1, *good[1:]]
+
+    with pytest.raises(SetupError, match="hand 1: South is dealt 12 cards; the rules deal 13"):
+        Game(Rules(), deals=lambda number: [good[0] & ~1, *good[1:]])
+    game = Game(Rules.preset("no-passing"), deals=deals)
+    before = None
+    with pytest.raises(SetupError, match="hand 2: South is dealt 12 cards"):
+        while True:
+            before = game.hand.number
+            game.apply(game.legal_moves()[0])
+    assert before == 0

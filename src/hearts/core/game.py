@@ -143,7 +143,15 @@ class Game:
         self.totals = [0] * n
         self.winners = ()
         self._summaries = []
-        self.hand = HandState(rules, self._deal(0), 0)
+        self.hand = self._new_hand(0)
+
+    def _new_hand(self, number: int) -> HandState:
+        deal = self._deal(number)
+        try:
+            return HandState(self.rules, deal, number)
+        except HeartsError as exc:
+            # A deal function that deals wrong cards is the game's set-up at fault, not a move.
+            raise SetupError(f"hand {number + 1}: {exc}") from None
 
     def _deal(self, number: int) -> Sequence[int]:
         deals = self._deals
@@ -307,7 +315,7 @@ class Game:
                 self.winners = lowest
                 events.append(GameOver(tuple(self.totals), lowest))
                 return events
-        self.hand = HandState(rules, self._deal(hand.number + 1), hand.number + 1)
+        self.hand = self._new_hand(hand.number + 1)
         events.append(HandStarted(self.hand.number, self.hand.direction))
         return events
 
