@@ -328,3 +328,15 @@ def test_read_option_is_what_rules_and_from_dict_use() -> None:
         read_option("pass_cycle", "across", players=5)
     with pytest.raises(RulesError, match="unknown rule option 'colour'"):
         read_option("colour", "red")
+
+
+def test_from_dict_over_a_preset_is_the_servers_table_options() -> None:
+    """Options: a new table's JSON overrides (Rules.from_dict with a preset) read like every other face's."""
+    assert Rules.from_dict({"players": 3, "pass_cycle": ["left"]}, preset="omnibus") == Rules.preset(
+        "omnibus", players=3, pass_cycle=(L,)
+    )
+    assert Rules.from_dict({}, preset="short") == Rules.preset("short")
+    with pytest.raises(RulesError, match="unknown preset 'classic'"):
+        Rules.from_dict({"target": 50}, preset="classic")
+    with pytest.raises(RulesError, match="bonus_card: not a card: 5"):
+        Rules.from_dict({"bonus_card": 5}, preset="omnibus")

@@ -452,8 +452,14 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        """Rules from :meth:`to_dict`'s form; unknown keys are an error, missing ones take defaults."""
+    def from_dict(cls, data: Mapping[str, Any], preset: str | None = None) -> Rules:
+        """Rules from :meth:`to_dict`'s form; unknown keys are an error, missing ones take the
+        defaults, or the values of ``preset`` where one is named (the server's new tables: a preset
+        with some options overridden).
+
+        >>> Rules.from_dict({"target": 50}, preset="omnibus") == Rules.preset("omnibus", target=50)
+        True
+        """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls) if f.init}
@@ -473,7 +479,7 @@ class Rules:
         bonus = options.get("bonus_card")
         if bonus is not None and not isinstance(bonus, str):
             raise RulesError(f"bonus_card: not a card: {bonus!r}")
-        return cls(**options)
+        return cls(**options) if preset is None else cls.preset(preset, **options)
 
     def describe(self) -> list[tuple[str, str]]:
         """Each option with its value in words, for ``hearts rules``."""
