@@ -14,11 +14,11 @@ from hearts.core import (
     GameOver,
     HandScored,
     HandStarted,
-    IllegalMoveError,
     OutOfTurnError,
     PassDirection,
     Phase,
     Rules,
+    SetupError,
     seat_name,
     seeded_deal,
 )
@@ -171,7 +171,7 @@ def test_seat_names_and_playing_order() -> None:
     assert Game(Rules(players=5)).names == tuple(f"Seat {i}" for i in range(1, 6))
     assert seat_name(3) == "East" and seat_name(0, 6) == "Seat 1"
     assert Game(Rules(players=3), names=["Ann", "Bo", "Cy"]).names == ("Ann", "Bo", "Cy")
-    with pytest.raises(OutOfTurnError, match="2 names for 4 seats"):
+    with pytest.raises(SetupError, match="2 names for 4 seats"):
         Game(Rules(), names=["Ann", "Bo"])
 
 
@@ -190,9 +190,9 @@ def test_copy_is_independent() -> None:
 def test_given_deals_are_checked_when_the_game_is_made() -> None:
     """Deal: explicit deals are checked up front, each error naming its hand, and nothing is half-made."""
     good = moon_deal(0)
-    with pytest.raises(IllegalMoveError, match="hand 3: South is dealt 12 cards; the rules deal 13"):
+    with pytest.raises(SetupError, match="hand 3: South is dealt 12 cards; the rules deal 13"):
         Game(Rules(), deals={0: good, 2: [good[0] & ~1, *good[1:]]})
-    with pytest.raises(IllegalMoveError, match="hand 1: West is dealt 'AH': a deal is one 52-bit card mask per seat"):
+    with pytest.raises(SetupError, match="hand 1: West is dealt 'AH': a deal is one 52-bit card mask per seat"):
         Game(Rules(), deals={0: [good[0], "AH", good[2], good[3]]})  # type: ignore[list-item]
 
 
@@ -204,9 +204,86 @@ def test_legal_moves_of_a_seat_that_is_not_at_the_table() -> None:
 
 def test_seed_and_names_must_be_recordable() -> None:
     """State: a game's seed is a whole number and its seat names strings, as a record holds them."""
-    from hearts.core import HeartsError
-
-    with pytest.raises(HeartsError, match="seed is a whole number, not 'abc'"):
+    with pytest.raises(SetupError, match="seed is a whole number, not 'abc'"):
         Game(Rules(), seed="abc")  # type: ignore[arg-type]
-    with pytest.raises(OutOfTurnError, match="seat names must be strings"):
+    with pytest.raises(SetupError, match="seat names must be strings"):
         Game(Rules(), names=["Ann", "Bo", "Cy", 4])  # type: ignore[list-item]
+
+
+def test_summaries_tell_every_hand_with_the_engines_points_and_the_games_totals() -> None:
+    """Summary: each hand's deal, passes, tricks (winners, points with J♦), scores and totals, from the engine."""
+    from hearts.core import JACK_OF_DIAMONDS
+
+    rules = Rules.preset("omnibus")
+    game = Game(rules, seed=5)
+    play_out(game, random.Random(5))
+    summaries = game.summaries()
+    assert [s.number for s in summaries] == list(range(len(game.finished)))
+    assert summaries[-1].totals == tuple(game.totals) == game.totals_before(len(game.finished))
+    assert game.totals_before(0) == (0, 0, 0, 0)
+    jack_seen = False
+    for summary, hand in zip(summaries, game.finished, strict=True):
+        assert summary.finished and summary.scores == hand.scores
+        assert summary.totals == game.totals_before(summary.number + 1)
+        assert [(t.leader, t.cards, t.winner) for t in summary.tricks] == [tuple(t) for t in hand.tricks]
+        taken = [0, 0, 0, 0]
+        for trick in summary.tricks:
+            assert trick.winner is not None
+            assert trick.points == rules.points_taken(CardSet(trick.cards).mask)
+            jack_seen |= JACK_OF_DIAMONDS in trick.cards and trick.points < rules.penalty_points(CardSet(trick.cards).mask)
+            taken[trick.winner] += trick.points
+        assert summary.taken == tuple(taken)
+        if summary.shooter is None:
+            assert summary.scores == summary.taken  # without a moon a hand scores what was taken
+        assert summary.held is not None and summary.tricks[0].before == summary.held
+        for seat in range(4):
+            if summary.direction is PassDirection.HOLD:
+                assert summary.passes[seat] is None and summary.received[seat] == CardSet()
+                assert summary.held[seat] == summary.dealt[seat]
+            else:
+                given, got = summary.passes[seat], summary.received[summary.pass_to[seat]]
+                assert given is not None and got == given
+                mine = summary.received[seat]
+                assert mine is not None
+                assert summary.held[seat].mask == (summary.dealt[seat].mask & ~given.mask) | mine.mask
+    assert jack_seen  # J♦ was taken in some trick, and counted there
+    assert game.summary(0) is game.summary(0)  # a finished hand's summary is made once
+
+
+def test_summary_of_a_hand_in_progress() -> None:
+    """Summary: a hand being played has no scores or totals; its last trick has no winner yet."""
+    game = Game(Rules(), seed=2)
+    with pytest.raises(IndexError, match="there is no hand 2 yet"):
+        game.summary(1)
+    passing = game.summary()
+    assert passing.held is None and passing.tricks == () and not passing.finished
+    for seat in range(3):
+        game.apply(game.legal_moves(seat)[0])
+    assert game.summary().passes[3] is None and game.summary().received[0] is None  # East passes to South
+    game.apply(game.legal_moves(3)[0])
+    for _ in range(6):
+        game.apply(game.legal_moves()[0])
+    summary = game.summary()
+    assert summary.scores is None and summary.totals is None
+    assert [t.winner is None for t in summary.tricks] == [False, True] and len(summary.tricks[1].plays) == 2
+    twin = game.copy()
+    play_out(twin, random.Random(3))
+    assert len(twin.summaries()) > 1 and game.summaries() == [game.summary()]
+
+
+def test_a_deal_function_that_deals_wrong_cards_is_a_setup_error() -> None:
+    """Deal: a deal function's bad deal is the set-up's fault, named by hand, whenever its hand comes up."""
+    good = moon_deal(0)
+
+    def deals(number: int) -> list[int]:
+        return good if number == 0 else [good[0] & ~1, *good[1:]]
+
+    with pytest.raises(SetupError, match="hand 1: South is dealt 12 cards; the rules deal 13"):
+        Game(Rules(), deals=lambda number: [good[0] & ~1, *good[1:]])
+    game = Game(Rules.preset("no-passing"), deals=deals)
+    before = None
+    with pytest.raises(SetupError, match="hand 2: South is dealt 12 cards"):
+        while True:
+            before = game.hand.number
+            game.apply(game.legal_moves()[0])
+    assert before == 0

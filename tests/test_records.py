@@ -19,8 +19,6 @@ from hearts.core import (
     Phase,
     RecordError,
     Rules,
-    dumps,
-    loads,
 )
 from hearts.core.record import FORMAT, FORMAT_VERSION
 
@@ -46,16 +44,16 @@ def record_of(rules: Rules, seed: int) -> tuple[Game, GameRecord]:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name or f"custom-{r.players}")
 def test_complete_game_round_trips_and_replays(rules: Rules) -> None:
-    """Records: loads(dumps(r)) == r; replay rebuilds the same state and the same record."""
+    """Records: GameRecord.loads(r.dumps()) == r; replay rebuilds the same state and the same record."""
     game, record = record_of(rules, 3)
     assert record.is_complete and record.winners == game.winners
-    text = dumps(record)
-    assert loads(text) == record
-    assert loads(dumps(record, indent=None)) == record
-    replayed = loads(text).replay()
+    text = record.dumps()
+    assert GameRecord.loads(text) == record
+    assert GameRecord.loads(record.dumps(indent=None)) == record
+    replayed = GameRecord.loads(text).replay()
     assert game_snapshot(replayed) == game_snapshot(game)
     assert GameRecord.of(replayed) == record
-    assert dumps(GameRecord.of(replayed)) == text
+    assert GameRecord.of(replayed).dumps() == text
 
 
 def _partial_games() -> list[tuple[str, Game]]:
@@ -97,7 +95,7 @@ def test_game_in_progress_round_trips_and_replays(name: str) -> None:
     game = games[name]
     record = GameRecord.of(game)
     assert not record.is_complete and record.winners == ()
-    assert loads(dumps(record)) == record
+    assert GameRecord.loads(record.dumps()) == record
     replayed = record.replay()
     assert game_snapshot(replayed) == game_snapshot(game)
     assert GameRecord.of(replayed) == record
@@ -115,16 +113,16 @@ def test_moon_choice_is_recorded() -> None:
         game.play(game.legal_plays()[0])
     game.choose_moon(1, "add-to-others")
     record = GameRecord.of(game)
-    data = json.loads(dumps(record))
+    data = json.loads(record.dumps())
     assert data["hands"][0]["moon_choice"] == "add-to-others"
     assert data["hands"][0]["points"] == [26, 0, 26, 26] and data["winners"] == [1]
-    assert loads(dumps(record)).replay().winners == (1,)
+    assert GameRecord.loads(record.dumps()).replay().winners == (1,)
 
 
 def test_record_fields() -> None:
     """Records: version 1 carries format, version, rules, names, seed, hands, totals and winners."""
     game, record = record_of(Rules.preset("short"), 8)
-    data = json.loads(dumps(record))
+    data = json.loads(record.dumps())
     assert list(data) == ["format", "version", "rules", "names", "seed", "hands", "totals", "winners"]
     assert (data["format"], data["version"]) == (FORMAT, FORMAT_VERSION) == ("hearts-record", 1)
     assert data["seed"] == 8 and data["names"] == ["South", "West", "North", "East"]
@@ -142,7 +140,7 @@ def test_record_fields() -> None:
 def good() -> dict[str, Any]:
     """A finished game's record as JSON data (two hands at least, to point at the second)."""
     _, record = record_of(Rules.preset("short"), 5)
-    data = json.loads(dumps(record))
+    data = json.loads(record.dumps())
     assert len(data["hands"]) >= 3
     return data
 
@@ -166,7 +164,7 @@ def broken(good: dict[str, Any], change: Callable[[dict[str, Any]], object]) -> 
 def test_malformed_json_is_a_record_error(text: str | bytes, message: str) -> None:
     """Records: text that is not a JSON object gives a RecordError saying so."""
     with pytest.raises(RecordError, match=message):
-        loads(text)
+        GameRecord.loads(text)
 
 
 def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
@@ -234,7 +232,7 @@ def test_every_malformed_field_is_a_clear_record_error(
 ) -> None:
     """Records: a missing or mistyped field gives a RecordError naming the field and where it is."""
     with pytest.raises(RecordError) as err:
-        loads(broken(good, _set(path, value)))
+        GameRecord.loads(broken(good, _set(path, value)))
     assert message in str(err.value)
 
 
@@ -271,7 +269,7 @@ def test_an_impossible_step_fails_replay_naming_hand_trick_and_rule(
     good: dict[str, Any], change: Callable[[dict[str, Any]], object], message: str
 ) -> None:
     """Records: a step the rules do not allow fails the replay with a RecordError naming where and why."""
-    record = loads(broken(good, change))
+    record = GameRecord.loads(broken(good, change))
     with pytest.raises(RecordError) as err:
         record.replay()
     assert message in str(err.value)
@@ -287,7 +285,7 @@ def test_heart_led_before_broken_names_the_rule(good: dict[str, Any]) -> None:
     heart = next(c for c in held if c.endswith("H"))
     hand["tricks"][1]["cards"][0] = heart
     with pytest.raises(RecordError) as err:
-        loads(json.dumps(data)).replay()
+        GameRecord.loads(json.dumps(data)).replay()
     assert "hand 1, trick 2: illegal play" in str(err.value)
     assert "hearts are not broken" in str(err.value)
 
@@ -308,7 +306,7 @@ def test_structural_replay_errors(good: dict[str, Any]) -> None:
     ]
     for change, message in cases:
         with pytest.raises(RecordError) as err:
-            loads(broken(good, change)).replay()
+            GameRecord.loads(broken(good, change)).replay()
         assert message in str(err.value)
 
 
@@ -316,16 +314,16 @@ def test_unfinished_last_hand_may_not_carry_points() -> None:
     """Records: points belong to finished hands only."""
     game = Game(Rules.preset("no-passing"), seed=2)
     game.play(game.legal_plays()[0])
-    data = json.loads(dumps(GameRecord.of(game)))
+    data = json.loads(GameRecord.of(game).dumps())
     data["hands"][0]["points"] = [0, 0, 0, 0]
     with pytest.raises(RecordError, match="hand 1: points are recorded for a hand that is not finished"):
-        loads(json.dumps(data)).replay()
+        GameRecord.loads(json.dumps(data)).replay()
 
 
 def test_record_errors_are_value_errors() -> None:
     """Records: RecordError is a ValueError, so callers that only care that input was bad can catch that."""
     with pytest.raises(ValueError):
-        loads("nope")
+        GameRecord.loads("nope")
 
 
 def test_the_documented_example_is_a_valid_record() -> None:
@@ -334,7 +332,7 @@ def test_the_documented_example_is_a_valid_record() -> None:
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "records.md").read_text(encoding="utf-8")
     example = doc.split("```json\n", 1)[1].split("```", 1)[0]
-    record = loads(example)
+    record = GameRecord.loads(example)
     game = record.replay()
     assert GameRecord.of(game) == record and record.rules == Rules.preset("short") and record.seed == 7
     assert game.phase is Phase.PLAY and game.hand.points == [13, 0, 0, 0] and game.hand.trick_number == 2

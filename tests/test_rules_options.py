@@ -279,3 +279,64 @@ def test_describe_names_every_option() -> None:
     assert described["players"] == "5 (10 cards each)"
     assert described["bonus_card"] == "J♦ scores -10"
     assert described["removed"] == "2♣ 2♦" and "3♣" in described["opening"]
+
+
+def test_options_as_typed_are_read_in_one_place() -> None:
+    """Options: the text a player types (command line, terminal form) reads to the same rules as the typed values."""
+    typed = Rules.preset(
+        "omnibus", players=5, target=75, pass_cycle=(L, R), removed=("2D", "2C"),
+        queen_breaks_hearts=True, bonus_card=None, moon=MoonScoring.SHOOTER_CHOOSES,
+    )  # fmt: skip
+    texts = {
+        "players": "5", "target": " 75", "pass_cycle": "left, right", "removed": "2D,2C",
+        "queen_breaks_hearts": "yes", "bonus_card": "none", "moon": "shooter-chooses", "ties": None,
+    }  # fmt: skip
+    assert Rules.from_text("omnibus", **texts) == typed
+    assert Rules.from_text("standard", pass_cycle="no-hold", players=3) == Rules.preset("no-hold", players=3)
+    assert Rules.from_text("standard", hearts_must_be_broken="off").hearts_must_be_broken is False
+
+
+@pytest.mark.parametrize(
+    ("texts", "message"),
+    [
+        ({"target": "fifty"}, "target must be a whole number, not 'fifty'"),
+        ({"pass_count": "two"}, "pass count must be a whole number, not 'two'"),
+        ({"players": "four"}, "players must be 3, 4, 5 or 6, not 'four'"),
+        ({"queen_breaks_hearts": "maybe"}, "queen breaks hearts must be true or false (yes or no), not 'maybe'"),
+        ({"pass_cycle": "up"}, "unknown pass cycle 'up'"),
+        ({"removed": "2D XX"}, "removed cards: not a card: 'XX'"),
+        ({"bonus_card": "QS"}, "bonus card Q♠ is a penalty card"),
+        ({"colour": "red"}, "unknown rule option(s) 'colour'"),
+    ],
+)
+def test_options_as_typed_are_refused_in_players_words(texts: dict[str, str], message: str) -> None:
+    with pytest.raises(RulesError) as err:
+        Rules.from_text("standard", **texts)
+    assert message in str(err.value)
+
+
+def test_read_option_is_what_rules_and_from_dict_use() -> None:
+    """Options: Rules(...), Rules.from_dict and Rules.from_text give one value for one option, whatever its form."""
+    from hearts.core.rules import read_option
+
+    jd = Card.parse("JD")
+    assert read_option("bonus_card", "J♦") is read_option("bonus_card", int(jd)) is read_option("bonus_card", jd) is jd
+    assert Rules(bonus_card="jd") == Rules.from_dict({"bonus_card": "JD"}) == Rules.from_text(bonus_card="J♦")
+    assert read_option("pass_cycle", ["left", "hold"]) == read_option("pass_cycle", "left,hold") == (L, H)
+    assert read_option("removed", None, players=6) == Rules(players=6).removed
+    with pytest.raises(RulesError, match="there is no 'across' with 5 players"):
+        read_option("pass_cycle", "across", players=5)
+    with pytest.raises(RulesError, match="unknown rule option 'colour'"):
+        read_option("colour", "red")
+
+
+def test_from_dict_over_a_preset_is_the_servers_table_options() -> None:
+    """Options: a new table's JSON overrides (Rules.from_dict with a preset) read like every other face's."""
+    assert Rules.from_dict({"players": 3, "pass_cycle": ["left"]}, preset="omnibus") == Rules.preset(
+        "omnibus", players=3, pass_cycle=(L,)
+    )
+    assert Rules.from_dict({}, preset="short") == Rules.preset("short")
+    with pytest.raises(RulesError, match="unknown preset 'classic'"):
+        Rules.from_dict({"target": 50}, preset="classic")
+    with pytest.raises(RulesError, match="bonus_card: not a card: 5"):
+        Rules.from_dict({"bonus_card": 5}, preset="omnibus")

@@ -387,3 +387,31 @@ def test_moon_choice_through_the_server(client: TestClient) -> None:
         m = seats[1].until("update")
         assert m["finished_hand"]["shooter"] == 1 and m["finished_hand"]["moon_choice"] == "subtract-from-self"
         assert m["finished_hand"]["scores"] == [0, -26, 0, 0]
+
+
+def test_hand_detail_is_the_engines_hand_summary() -> None:
+    """The end-of-hand page shows the engine's summary: points taken count J♦, totals are the game's."""
+    import random as _random
+
+    from hearts.core import CardSet, Game, Rules
+    from hearts.server.tables import hand_detail
+
+    rules = Rules.preset("omnibus")
+    game = Game(rules, seed=4)
+    rng = _random.Random(4)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_moves()))
+    for number, summary in enumerate(game.summaries()):
+        detail = hand_detail(game, number)
+        assert [s["points"] for s in detail["seats"]] == list(summary.taken)
+        assert detail["totals"] == list(game.totals_before(number + 1)) == [s["total"] for s in detail["seats"]]
+        assert [[p["card"] for p in t["plays"]] for t in detail["tricks"]] == [
+            [str(c) for c in t.cards] for t in summary.tricks
+        ]
+        for seat in detail["seats"]:
+            won = [CardSet(t.cards).mask for t in summary.tricks if t.winner == seat["seat"]]
+            # The penalty cards and J♦ (-10) the seat took: what the terminal shows too.
+            assert seat["points"] == sum(rules.points_taken(mask) for mask in won)
+    assert any(rules.bonus_card in t.cards for s in game.summaries() for t in s.tricks)
+    with pytest.raises(IndexError):
+        hand_detail(game, len(game.finished))

@@ -252,17 +252,10 @@ def register(app: typer.Typer) -> None:
             "points_on_first_trick": points_on_first_trick, "hearts_must_be_broken": hearts_must_be_broken,
             "queen_breaks_hearts": queen_breaks_hearts, "heart_lead_with_only_queen": heart_lead_with_only_queen,
             "heart_points": heart_points, "queen_points": queen_points, "bonus_points": bonus_points,
-            "moon": moon, "ties": ties,
+            "moon": moon, "ties": ties, "pass_cycle": pass_cycle, "removed": removed, "bonus_card": bonus_card,
         }  # fmt: skip
+        # The flags as typed: Rules.from_text reads them ("left,right", "2D 3D", "none"), as every face does.
         overrides: dict[str, object] = {k: v for k, v in rule_flags.items() if v is not None}
-        if pass_cycle is not None:
-            overrides["pass_cycle"] = (
-                pass_cycle if "," not in pass_cycle else tuple(d.strip() for d in pass_cycle.split(","))
-            )
-        if removed is not None:
-            overrides["removed"] = tuple(removed.replace(",", " ").split())
-        if bonus_card is not None:
-            overrides["bonus_card"] = None if bonus_card.lower() == "none" else bonus_card
 
         if resume:
             if overrides or preset != "standard" or seed is not None or setup:
@@ -276,7 +269,7 @@ def register(app: typer.Typer) -> None:
                 fail(str(exc))
         else:
             try:
-                rules = Rules.preset(preset, **overrides)
+                rules = Rules.from_text(preset, **overrides)
             except HeartsError as exc:
                 fail(str(exc))
             except (TypeError, ValueError) as exc:

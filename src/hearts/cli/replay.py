@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
         text: Annotated[bool, typer.Option("--text", help="Print the plain account even in a terminal.")] = False,
     ) -> None:
         """Replay a game record: every pass, trick, winner, points, totals and moon."""
-        from hearts.core import HeartsError, loads
+        from hearts.core import GameRecord, HeartsError
         from hearts.tui.story import game_account
 
         def fail(message: str) -> None:
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
         except (OSError, UnicodeDecodeError) as exc:
             fail(f"cannot read it: {exc}")
         try:
-            record = loads(raw)
+            record = GameRecord.loads(raw)
             account = game_account(record)
         except HeartsError as exc:
             fail(str(exc))

@@ -22,6 +22,7 @@ from hearts.core.errors import (
     OutOfTurnError,
     RecordError,
     RulesError,
+    SetupError,
 )
 from hearts.core.events import (
     CardPlayed,
@@ -51,16 +52,20 @@ from hearts.core.rules import (
     Rules,
     TieRule,
     pass_cycle_named,
+    read_option,
+    read_text_option,
 )
+from hearts.core.summary import HandSummary, TrickSummary
 from hearts.core.view import PUBLIC_FIELDS, PublicView, SeatView
 
 __all__ = [
     "CARDS", "JACK_OF_DIAMONDS", "QUEEN_OF_SPADES", "TEN_OF_DIAMONDS", "TWO_OF_CLUBS", "Card", "CardSet",
     "Suit", "cards_of", "mask_of", "CardParseError", "HeartsError", "IllegalMoveError", "OutOfTurnError",
-    "RecordError", "RulesError", "CardPlayed", "CardsPassed", "CardsReceived", "Event", "GameOver",
+    "RecordError", "RulesError", "SetupError", "CardPlayed", "CardsPassed", "CardsReceived", "Event", "GameOver",
     "HandScored", "HandStarted", "HeartsBroken", "MoonChosen", "MoonShot", "TrickWon", "event_to_dict",
     "visible_to", "Game", "keyed_deal", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
     "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
-    "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS",
+    "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS", "HandSummary", "TrickSummary", "read_option",
+    "read_text_option",
 ]  # fmt: skip

@@ -2,7 +2,17 @@
 
 All are :class:`ValueError` subclasses, so callers that only care that the
 input was bad can catch ``ValueError``; callers that care why can catch the
-subclass.  Every message names the offending input, the seat where there is
+subclass::
+
+    HeartsError (ValueError)      any bad input to the engine
+    ├── CardParseError            text (or a number) that names no card
+    ├── SetupError                a game that cannot be set up as asked: seat names, seed, deal key, deals
+    │   └── RulesError            rule options that do not make a game, an unknown preset
+    ├── OutOfTurnError            a move by a seat that owes no decision, or at the wrong moment
+    ├── IllegalMoveError          a move that breaks a rule of play, or is no move at all
+    └── RecordError               a malformed record, or one whose moves the rules do not allow
+
+Every message names the offending input, the seat where there is
 one, and the rule that was broken, in players' words, with cards shown by their
 suit symbols: ``illegal play Q♠ by West: must follow clubs``.
 
@@ -75,8 +85,13 @@ class CardParseError(HeartsError):
     """A string that does not name a card (or a set of cards)."""
 
 
-class RulesError(HeartsError):
-    """An invalid combination of rule options, or an unknown preset."""
+class SetupError(HeartsError):
+    """A game that cannot be set up as asked: seat names, seed, deal key or deals (a configuration
+    error, found before any move; no seat is at fault)."""
+
+
+class RulesError(SetupError):
+    """An invalid rule option or combination of options, or an unknown preset."""
 
 
 class OutOfTurnError(HeartsError):

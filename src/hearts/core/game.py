@@ -16,11 +16,13 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from hearts.core.cards import Card, CardSet, cards_of
-from hearts.core.errors import HeartsError, OutOfTurnError
+from hearts.core.errors import HeartsError, IllegalMoveError, OutOfTurnError, SetupError
 from hearts.core.events import Event, GameOver, HandScored, HandStarted
 from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, deal_deck, seat_name
 from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
 from hearts.core.rules import MoonOption, Rules, TieRule
+from hearts.core.summary import HandSummary
+from hearts.core.view import PublicView, SeatView
 
 DealSource = Callable[[int], Sequence[int]]
 
@@ -50,7 +52,7 @@ def keyed_deal(rules: Rules, key: bytes, hand_number: int) -> tuple[int, ...]:
     [13, 13, 13, 13]
     """
     if not isinstance(key, bytes) or len(key) < KEY_BYTES:
-        raise HeartsError(f"a deal key is at least {KEY_BYTES} bytes")
+        raise SetupError(f"a deal key is at least {KEY_BYTES} bytes")
     deck = cards_of(rules.in_play)
     draw = _KeyedDraws(key, hand_number)
     for i in range(len(deck) - 1, 0, -1):
@@ -93,7 +95,7 @@ class Game:
     A keyed game's :attr:`seed` deals nothing, and its record holds no seed.
     """
 
-    __slots__ = ("rules", "seed", "key", "names", "_deals", "hand", "finished", "totals", "winners")
+    __slots__ = ("rules", "seed", "key", "names", "_deals", "hand", "finished", "totals", "winners", "_summaries")
 
     rules: Rules
     seed: int
@@ -103,6 +105,7 @@ class Game:
     finished: list[HandState]
     totals: list[int]
     winners: tuple[int, ...]
+    _summaries: list[HandSummary]  #: the summaries of finished hands made so far, in order
 
     def __init__(
         self,
@@ -115,18 +118,18 @@ class Game:
     ) -> None:
         self.rules = rules = rules or Rules()
         if key is not None and (not isinstance(key, bytes) or len(key) < KEY_BYTES):
-            raise HeartsError(f"a deal key is at least {KEY_BYTES} bytes")
+            raise SetupError(f"a deal key is at least {KEY_BYTES} bytes")
         self.key = key
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             # The seed goes into records, which hold a whole number: refuse anything else here.
-            raise HeartsError(f"a game's seed is a whole number, not {seed!r}")
+            raise SetupError(f"a game's seed is a whole number, not {seed!r}")
         self.seed = random.randrange(2**32) if seed is None else seed
         n = rules.players
         self.names = tuple(names) if names is not None else tuple(seat_name(s, n) for s in range(n))
         if len(self.names) != n:
-            raise OutOfTurnError(f"{len(self.names)} names for {n} seats")
+            raise SetupError(f"{len(self.names)} names for {n} seats")
         if not all(isinstance(name, str) for name in self.names):
-            raise OutOfTurnError(f"seat names must be strings, not {list(self.names)!r}")
+            raise SetupError(f"seat names must be strings, not {list(self.names)!r}")
         if deals is not None and not callable(deals):
             # Check every given deal now: a bad one found only when its hand comes up would
             # surface in the middle of the play of the hand before it.
@@ -134,12 +137,21 @@ class Game:
                 try:
                     HandState(rules, deal, number)
                 except HeartsError as exc:
-                    raise type(exc)(f"hand {number + 1}: {exc}") from None
+                    raise SetupError(f"hand {number + 1}: {exc}") from None
         self._deals = deals
         self.finished = []
         self.totals = [0] * n
         self.winners = ()
-        self.hand = HandState(rules, self._deal(0), 0)
+        self._summaries = []
+        self.hand = self._new_hand(0)
+
+    def _new_hand(self, number: int) -> HandState:
+        deal = self._deal(number)
+        try:
+            return HandState(self.rules, deal, number)
+        except HeartsError as exc:
+            # A deal function that deals wrong cards is the game's set-up at fault, not a move.
+            raise SetupError(f"hand {number + 1}: {exc}") from None
 
     def _deal(self, number: int) -> Sequence[int]:
         deals = self._deals
@@ -162,6 +174,7 @@ class Game:
         new.finished = self.finished[:]
         new.totals = self.totals[:]
         new.winners = self.winners
+        new._summaries = self._summaries[:]
         return new
 
     # -- state --------------------------------------------------------------------
@@ -181,6 +194,37 @@ class Game:
     @property
     def to_move(self) -> tuple[int, ...]:
         return () if self.winners else self.hand.to_move
+
+    def totals_before(self, number: int) -> tuple[int, ...]:
+        """Each seat's running total when hand ``number`` (0-based) began, that is after the hands
+        before it (``totals_before(len(game.finished))`` is the totals now): the one place a running
+        total is added up, for the record, the summaries and every face."""
+        if not 0 <= number <= len(self.finished):
+            raise IndexError(f"hand {number + 1} has not begun ({len(self.finished)} hands are finished)")
+        totals = [0] * self.rules.players
+        for hand in self.finished[:number]:
+            assert hand.scores is not None  # finished hands are scored
+            totals = [a + b for a, b in zip(totals, hand.scores, strict=True)]
+        return tuple(totals)
+
+    def summary(self, number: int | None = None) -> HandSummary:
+        """Hand ``number`` (0-based; default the hand being played, or the last one once the game is
+        over) told again: deal, passes, tricks with winners and points, scores, totals after it."""
+        current = self.hand.number  # once the game is over, the last finished hand
+        number = current if number is None else number
+        if not 0 <= number <= current:
+            raise IndexError(f"there is no hand {number + 1} yet ({current + 1} dealt)")
+        if number >= len(self.finished):
+            return HandSummary.of(self.hand)
+        # A finished hand never changes: its summary is made once, in order, and kept.
+        while len(self._summaries) <= number:
+            done = len(self._summaries)
+            self._summaries.append(HandSummary.of(self.finished[done], self.totals_before(done + 1)))
+        return self._summaries[number]
+
+    def summaries(self) -> list[HandSummary]:
+        """Every hand's summary: the finished ones, then the one in progress (if the game is not over)."""
+        return [self.summary(i) for i in range(self.hand.number + 1)]
 
     def legal_plays(self) -> list[Card]:
         return [] if self.winners else self.hand.legal_plays()
@@ -218,7 +262,7 @@ class Game:
         elif isinstance(move, ChooseMoon):
             self.hand.check_moon_choice(move.seat, move.option)
         else:
-            raise OutOfTurnError(f"not a move: {move!r}")
+            raise IllegalMoveError(f"not a move: {move!r}")
 
     def is_legal(self, move: Move) -> bool:
         try:
@@ -235,14 +279,14 @@ class Game:
             return self.pass_cards(move.seat, move.cards)
         if isinstance(move, ChooseMoon):
             return self.choose_moon(move.seat, move.option)
-        raise OutOfTurnError(f"not a move: {move!r}")
+        raise IllegalMoveError(f"not a move: {move!r}")
 
     def play(self, card: object, seat: int | None = None) -> list[Event]:
         if self.winners:
             self._check_open()  # raises: the game is over
         hand = self.hand
         events = hand.play(card, seat)
-        if hand.phase is _HAND_OVER:  # a module constant: Phase.HAND_OVER costs ~0.1 us a read
+        if hand.phase is _HAND_OVER:  # a module constant: read faster than the enum's attribute on this hot path
             events.extend(self._end_hand())
         return events
 
@@ -271,23 +315,18 @@ class Game:
                 self.winners = lowest
                 events.append(GameOver(tuple(self.totals), lowest))
                 return events
-        self.hand = HandState(rules, self._deal(hand.number + 1), hand.number + 1)
+        self.hand = self._new_hand(hand.number + 1)
         events.append(HandStarted(self.hand.number, self.hand.direction))
         return events
 
     def view(self, seat: int) -> SeatView:
-        from hearts.core.view import SeatView
-
+        """What ``seat`` may see of the game, and nothing else."""
         return SeatView.of(self, seat)
 
     def public_view(self) -> PublicView:
         """What anyone may see of the game, a spectator included (no card of any hand)."""
-        from hearts.core.view import PublicView
-
         return PublicView.of(self)
 
     def __repr__(self) -> str:
         return f"<Game hand={self.hand.number} {self.phase.value} totals={self.totals}>"
 
-
-from hearts.core.view import PublicView, SeatView  # noqa: E402  (view needs HandState; Game.view returns SeatView)

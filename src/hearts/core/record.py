@@ -1,6 +1,6 @@
 """Records: a whole game (or a game in progress) as documented JSON that round-trips like PGN.
 
-``loads(dumps(r)) == r``, and :meth:`GameRecord.replay` rebuilds the game through
+``GameRecord.loads(r.dumps()) == r``, and :meth:`GameRecord.replay` rebuilds the game through
 the engine, so a record with an illegal or impossible step fails with an error
 naming the hand, the trick and the rule. See ``docs/records.md``.
 """
@@ -18,6 +18,7 @@ from hearts.core.errors import HeartsError, RecordError
 from hearts.core.game import Game
 from hearts.core.hand import HandState, Phase
 from hearts.core.rules import MoonOption, PassDirection, Rules
+from hearts.core.summary import HandSummary
 
 FORMAT = "hearts-record"
 FORMAT_VERSION = 1
@@ -45,20 +46,17 @@ class HandRecord:
     totals: tuple[int, ...] | None  #: the running totals after it, once it is over
 
     @classmethod
-    def of(cls, hand: HandState, totals: tuple[int, ...] | None) -> HandRecord:
-        tricks = [TrickRecord(t.leader, t.cards) for t in hand.tricks]
-        if hand.trick:
-            tricks.append(TrickRecord(hand.leader, tuple(hand.trick)))
-        over = hand.phase is Phase.HAND_OVER
+    def of(cls, summary: HandSummary) -> HandRecord:
+        """The record of a hand: what its summary holds that a replay needs and checks."""
         return cls(
-            number=hand.number,
-            direction=hand.direction,
-            dealt=tuple(CardSet(m) for m in hand.dealt),
-            passes=tuple(None if p is None else CardSet(p) for p in hand.passed),
-            tricks=tuple(tricks),
-            moon_choice=hand.moon_option,
-            points=hand.scores if over else None,
-            totals=totals if over else None,
+            number=summary.number,
+            direction=summary.direction,
+            dealt=summary.dealt,
+            passes=summary.passes,
+            tricks=tuple(TrickRecord(t.leader, t.cards) for t in summary.tricks),
+            moon_choice=summary.moon_option,
+            points=summary.scores,
+            totals=summary.totals,
         )
 
 
@@ -73,14 +71,7 @@ class GameRecord:
 
     @classmethod
     def of(cls, game: Game) -> GameRecord:
-        hands = []
-        running = [0] * game.rules.players
-        for h in game.finished:
-            assert h.scores is not None
-            running = [a + b for a, b in zip(running, h.scores, strict=True)]
-            hands.append(HandRecord.of(h, tuple(running)))
-        if not game.is_over:
-            hands.append(HandRecord.of(game.hand, None))
+        hands = [HandRecord.of(summary) for summary in game.summaries()]
         seed = None if game.key is not None else game.seed
         return cls(game.rules, game.names, seed, tuple(hands), tuple(game.totals), game.winners)
 
@@ -126,6 +117,30 @@ class GameRecord:
         return game
 
     # -- JSON -------------------------------------------------------------------------
+
+    def dumps(self, indent: int | None = 1) -> str:
+        """The record as JSON text: one field a line, each list of cards kept on its own line so a
+        record reads like a score sheet (``indent=None`` gives one compact line).
+
+        >>> from hearts.core.game import Game
+        >>> record = GameRecord.of(Game(seed=1))
+        >>> text = record.dumps()
+        >>> text.splitlines()[0], GameRecord.loads(text) == record
+        ('{', True)
+        """
+        data = self.to_dict()
+        if indent is None:
+            return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return _pretty(data, 0, " " * indent)
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> GameRecord:
+        """A record from JSON text; a malformed one raises :class:`RecordError` naming what is wrong."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise RecordError(f"not a JSON record: {exc}") from None
+        return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -305,18 +320,8 @@ def _hand_from_dict(data: Any, index: int, players: int) -> HandRecord:
 
 
 def dumps(record: GameRecord, indent: int | None = 1) -> str:
-    """The record as JSON text: one field a line, each list of cards kept on its own line so a
-    record reads like a score sheet (``indent=None`` gives one compact line).
-
-    >>> from hearts.core.game import Game
-    >>> text = dumps(GameRecord.of(Game(seed=1)))
-    >>> text.splitlines()[0], loads(text) == GameRecord.of(Game(seed=1))
-    ('{', True)
-    """
-    data = record.to_dict()
-    if indent is None:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return _pretty(data, 0, " " * indent)
+    """``record.dumps(indent)``, as a function (kept for callers written before the method)."""
+    return record.dumps(indent)
 
 
 def _pretty(value: Any, depth: int, pad: str) -> str:
@@ -335,9 +340,5 @@ def _pretty(value: Any, depth: int, pad: str) -> str:
 
 
 def loads(text: str | bytes) -> GameRecord:
-    """A record from JSON text; a malformed one raises :class:`RecordError` naming what is wrong."""
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError) as exc:
-        raise RecordError(f"not a JSON record: {exc}") from None
-    return GameRecord.from_dict(data)
+    """``GameRecord.loads(text)``, as a function (kept for callers written before the method)."""
+    return GameRecord.loads(text)

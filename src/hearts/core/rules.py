@@ -157,6 +157,124 @@ def pass_cycle_named(name: str, players: int) -> tuple[PassDirection, ...]:
     return cycles[name]
 
 
+_ENUM_OPTIONS: dict[str, type[Enum]] = {"opening": OpeningLead, "moon": MoonScoring, "ties": TieRule}
+_BOOL_OPTIONS = ("points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts", "heart_lead_with_only_queen")
+_INT_OPTIONS = ("heart_points", "queen_points", "bonus_points", "target")
+
+
+def read_option(name: str, value: Any, players: int = 4) -> Any:
+    """Rule option ``name`` as its typed value, from that value or the form a player or a document
+    writes it in: an enum's value (``"shooter-chooses"``), cards by name (``"2D 3D"``, ``["2D"]``,
+    ``"J♦"``), a pass cycle by name (``"no-hold"``) or directions (``"left,right"``, ``["left"]``).
+    Numbers and true/false must be given as such (see :func:`read_text_option` for typed text).
+    The one parser of rule options: :class:`Rules` reads every option through it, so each face's
+    options (the command line, the terminal's form, the server's JSON) are read the same way.
+    ``players`` resolves the defaults that depend on the count. Raises :class:`RulesError`.
+
+    >>> read_option("moon", "shooter-chooses")
+    <MoonScoring.SHOOTER_CHOOSES: 'shooter-chooses'>
+    >>> [d.value for d in read_option("pass_cycle", "no-hold", players=3)]
+    ['left', 'right']
+    >>> read_option("removed", "2D, 3D")
+    (Card('2D'), Card('3D'))
+    """
+    if name == "players":
+        if not isinstance(value, int) or isinstance(value, bool) or not 3 <= value <= 6:
+            raise RulesError(f"players must be 3, 4, 5 or 6, not {value!r}")
+        return value
+    if name == "removed":
+        removed = DEFAULT_REMOVED[players] if value is None else value
+        try:
+            # A string such as "2D 3D" names the cards; iterating it would split it into characters.
+            mask = mask_of(removed.replace(",", " ").split() if isinstance(removed, str) else removed)
+        except (CardParseError, TypeError) as exc:
+            raise RulesError(f"removed cards: {exc}") from None
+        return tuple(cards_of(mask))
+    if name == "pass_cycle":
+        cycle: Any = value
+        if cycle is None:
+            cycle = pass_cycle_named("standard", players)
+        elif isinstance(cycle, str) and "," not in cycle:
+            # One word: a cycle's name ("standard", "left", "no-hold", "none") or a single direction.
+            word = cycle.strip().lower()
+            if word not in {d.value for d in PassDirection}:
+                cycle = pass_cycle_named(word, players)  # raises for a word that is neither
+        directions = pass_directions(cycle)
+        if not directions:
+            raise RulesError("the pass cycle is empty: use ('hold',) for no passing")
+        if players % 2 and A in directions:
+            raise RulesError(f"there is no 'across' with {players} players: pass left, right or hold")
+        return directions
+    if name in _ENUM_OPTIONS:
+        enum_type = _ENUM_OPTIONS[name]
+        if isinstance(value, enum_type):
+            return value
+        try:
+            return enum_type(value)
+        except ValueError:
+            choices = ", ".join(m.value for m in enum_type)
+            raise RulesError(f"{name} must be one of {choices}, not {value!r}") from None
+    if name in _BOOL_OPTIONS:
+        if not isinstance(value, bool):
+            raise RulesError(f"{name} must be true or false, not {value!r}")
+        return value
+    if name in _INT_OPTIONS:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"{name} must be a whole number, not {value!r}")
+        return value
+    if name == "bonus_card":
+        if value is None or isinstance(value, Card):
+            return value
+        if isinstance(value, str):
+            try:
+                return Card.parse(value)
+            except CardParseError as exc:
+                raise RulesError(f"bonus_card: {exc}") from None
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
+            return CARDS[value]
+        raise RulesError(f"bonus_card: not a card: {value!r}")
+    if name == "pass_count":
+        return value  # its range depends on the hand size: Rules checks it
+    known = ", ".join(f.name for f in dataclasses.fields(Rules) if f.init)
+    raise RulesError(f"unknown rule option {name!r}: known are {known}")
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def read_text_option(name: str, text: Any) -> Any:
+    """Rule option ``name`` as typed on a command line or in a form: whole numbers and true/false
+    (yes/no, on/off) are read from their text, ``none`` is no bonus card, and everything else is
+    what :func:`read_option` reads. A value that is not text is passed through.
+
+    >>> read_text_option("target", " 50 "), read_text_option("queen_breaks_hearts", "yes")
+    (50, True)
+    >>> read_text_option("bonus_card", "none") is None
+    True
+    >>> read_text_option("target", "fifty")
+    Traceback (most recent call last):
+    ...
+    hearts.core.errors.RulesError: target must be a whole number, not 'fifty'
+    """
+    if not isinstance(text, str):
+        return text
+    word = text.strip()
+    if name in _INT_OPTIONS or name in ("players", "pass_count"):
+        try:
+            return int(word)
+        except ValueError:
+            what = "3, 4, 5 or 6" if name == "players" else "a whole number"
+            raise RulesError(f"{name.replace('_', ' ')} must be {what}, not {text!r}") from None
+    if name in _BOOL_OPTIONS:
+        if word.lower() in _TRUE | _FALSE:
+            return word.lower() in _TRUE
+        raise RulesError(f"{name.replace('_', ' ')} must be true or false (yes or no), not {text!r}")
+    if name == "bonus_card" and word.lower() in ("none", ""):
+        return None
+    return word
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every rule option. The defaults are the standard game as the rules pages print it.
@@ -189,44 +307,13 @@ class Rules:
     moon_points: int = field(default=26, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # Each option given as its typed value, or in a form a player or a document writes it (an
+        # enum's value, a card's name, a pass cycle's name or directions): read_option parses it.
         _set = object.__setattr__
-        if not isinstance(self.players, int) or isinstance(self.players, bool) or not 3 <= self.players <= 6:
-            raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players!r}")
-        n = self.players
-        removed = DEFAULT_REMOVED[n] if self.removed is None else self.removed
-        try:
-            # A string such as "2D 3D" names the cards; iterating it would split it into characters.
-            removed_mask = mask_of(removed.replace(",", " ").split() if isinstance(removed, str) else removed)
-        except (CardParseError, TypeError) as exc:
-            raise RulesError(f"removed cards: {exc}") from None
-        _set(self, "removed", tuple(cards_of(removed_mask)))
-        raw_cycle: Any = self.pass_cycle
-        if raw_cycle is None:
-            raw_cycle = pass_cycle_named("standard", n)
-        elif isinstance(raw_cycle, str) and "," not in raw_cycle:
-            # One word: a cycle's name ("standard", "left", "no-hold", "none") or a single direction.
-            word = raw_cycle.strip().lower()
-            if word not in {d.value for d in PassDirection}:
-                raw_cycle = pass_cycle_named(word, n)  # raises for a word that is neither
-        cycle = pass_directions(raw_cycle)
-        if not cycle:
-            raise RulesError("the pass cycle is empty: use ('hold',) for no passing")
-        if n % 2 and A in cycle:
-            raise RulesError(f"there is no 'across' with {n} players: pass left, right or hold")
-        _set(self, "pass_cycle", cycle)
-        enum_options: tuple[tuple[str, type[Enum]], ...] = (
-            ("opening", OpeningLead),
-            ("moon", MoonScoring),
-            ("ties", TieRule),
-        )
-        for name, enum_type in enum_options:
-            value = getattr(self, name)
-            if not isinstance(value, enum_type):
-                try:
-                    _set(self, name, enum_type(value))
-                except ValueError:
-                    choices = ", ".join(m.value for m in enum_type)
-                    raise RulesError(f"{name} must be one of {choices}, not {value!r}") from None
+        n = read_option("players", self.players)
+        for name in _OPTIONS_AFTER_PLAYERS:
+            _set(self, name, read_option(name, getattr(self, name), n))
+        removed_mask = mask_of(self.removed or ())
         if removed_mask & QS_BIT:
             raise RulesError("Q♠ cannot be removed: the game is built around it")
         in_play = FULL_DECK & ~removed_mask
@@ -239,30 +326,14 @@ class Rules:
                 f"{', '.join(Card.parse(c).symbol() for c in DEFAULT_REMOVED[n]) or 'none'})"
             )
         hand_size = in_play.bit_count() // n
-        for name in ("points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts", "heart_lead_with_only_queen"):
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if not isinstance(self.pass_count, int) or isinstance(self.pass_count, bool) or not 1 <= self.pass_count < hand_size:
             raise RulesError(f"pass_count must be between 1 and {hand_size - 1}, not {self.pass_count!r}")
-        if self.bonus_card is not None:
-            value = self.bonus_card
-            if isinstance(value, str):
-                try:
-                    bonus = Card.parse(value)
-                except CardParseError as exc:
-                    raise RulesError(f"bonus_card: {exc}") from None
-            elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
-                bonus = CARDS[value]
-            else:
-                raise RulesError(f"bonus_card: not a card: {value!r}")
+        bonus = self.bonus_card
+        if bonus is not None:
             if not in_play >> bonus & 1:
                 raise RulesError(f"bonus card {bonus.symbol()} has been removed from the deck")
             if bonus == QUEEN_OF_SPADES or (1 << bonus) & HEARTS:
                 raise RulesError(f"bonus card {bonus.symbol()} is a penalty card: choose a non-heart other than Q♠")
-            _set(self, "bonus_card", bonus)
-        for name in ("heart_points", "queen_points", "bonus_points", "target"):
-            if not isinstance(getattr(self, name), int) or isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be a whole number, not {getattr(self, name)!r}")
         if self.heart_points < 0 or self.queen_points < 0:
             raise RulesError("heart_points and queen_points cannot be negative: points are penalties")
         if self.heart_points == 0 and self.queen_points == 0:
@@ -299,9 +370,23 @@ class Rules:
             raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
         options = dict(PRESETS[key][1])
         options.update(overrides)
-        if isinstance(options.get("pass_cycle"), str):
-            options["pass_cycle"] = pass_cycle_named(options["pass_cycle"], options.get("players", 4))
         return Rules(**options)
+
+    @staticmethod
+    def from_text(preset: str = "standard", **options: Any) -> Rules:
+        """The preset called ``preset`` with options as a player typed them (on the command line, in
+        the terminal's form): each read by :func:`read_text_option`; an option given as ``None`` is
+        left at the preset's value.
+
+        >>> rules = Rules.from_text("omnibus", players="5", pass_cycle="left,right", bonus_card="none")
+        >>> rules.players, [d.value for d in rules.pass_cycle or ()], rules.bonus_card
+        (5, ['left', 'right'], None)
+        """
+        known = {f.name for f in dataclasses.fields(Rules) if f.init}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise RulesError(f"unknown rule option(s) {', '.join(map(repr, unknown))}: known are {', '.join(sorted(known))}")
+        return Rules.preset(preset, **{k: read_text_option(k, v) for k, v in options.items() if v is not None})
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; a new player count re-derives the removed cards and cycle."""
@@ -367,8 +452,14 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        """Rules from :meth:`to_dict`'s form; unknown keys are an error, missing ones take defaults."""
+    def from_dict(cls, data: Mapping[str, Any], preset: str | None = None) -> Rules:
+        """Rules from :meth:`to_dict`'s form; unknown keys are an error, missing ones take the
+        defaults, or the values of ``preset`` where one is named (the server's new tables: a preset
+        with some options overridden).
+
+        >>> Rules.from_dict({"target": 50}, preset="omnibus") == Rules.preset("omnibus", target=50)
+        True
+        """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls) if f.init}
@@ -376,20 +467,19 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown rule option(s) {', '.join(map(repr, unknown))}: known are {', '.join(sorted(known))}")
         options = dict(data)
-        try:
-            if options.get("removed") is not None:
-                options["removed"] = tuple(Card.parse(c) for c in _strings(options["removed"], "removed"))
-            if options.get("pass_cycle") is not None:
-                cycle = options["pass_cycle"]
-                if isinstance(cycle, str):
-                    options["pass_cycle"] = pass_cycle_named(cycle, options.get("players", 4))
-                else:
-                    options["pass_cycle"] = pass_directions(_strings(cycle, "pass_cycle"))
-            if options.get("bonus_card") is not None:
-                options["bonus_card"] = Card.parse(options["bonus_card"])
-        except (CardParseError, ValueError) as exc:
-            raise RulesError(f"bad rule option: {exc}") from None
-        return cls(**options)
+        # JSON has a type for each option: a list of card names for removed, a cycle's name or a list
+        # of directions, a card's name or null for the bonus card. The values are read by read_option.
+        if options.get("removed") is not None:
+            for card in _strings(options["removed"], "removed"):
+                if not isinstance(card, str):
+                    raise RulesError(f"removed cards: not a card: {card!r}")
+        cycle = options.get("pass_cycle")
+        if cycle is not None and not isinstance(cycle, str):
+            _strings(cycle, "pass_cycle")
+        bonus = options.get("bonus_card")
+        if bonus is not None and not isinstance(bonus, str):
+            raise RulesError(f"bonus_card: not a card: {bonus!r}")
+        return cls(**options) if preset is None else cls.preset(preset, **options)
 
     def describe(self) -> list[tuple[str, str]]:
         """Each option with its value in words (cards with suit symbols: ``J♦``), for ``hearts rules``."""
@@ -417,6 +507,10 @@ class Rules:
             ("target", f"game ends when a total reaches {self.target}"),
             ("ties", "tied lowest seats share the win" if self.ties is TieRule.SHARE else "play more hands until one seat is lowest"),
         ]
+
+
+#: The options Rules reads after the player count (which the defaults of some depend on), in field order.
+_OPTIONS_AFTER_PLAYERS = tuple(f.name for f in dataclasses.fields(Rules) if f.init and f.name != "players")
 
 
 def _strings(value: object, name: str) -> Iterable[str]:

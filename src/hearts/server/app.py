@@ -329,7 +329,7 @@ def create_app(
 
     async def _create(spec: TableSpec, request: Request) -> LiveTable:
         try:
-            rules = Rules.preset(spec.preset, **_rule_options(spec.rules, spec.preset))
+            rules = Rules.from_dict(spec.rules, preset=spec.preset)  # the options read as every face reads them
             seats: list[tuple[str, str | None, str | None]] = [(s.kind, s.level, s.name) for s in spec.seats]
             return await manager.create(rules, seats, spec.options, spec.seed, creator=_player(request.cookies))
         except (HeartsError, ValueError, TypeError) as exc:
@@ -496,12 +496,3 @@ def create_app(
             await conn.finish(disconnected)
 
     return app
-
-
-def _rule_options(options: dict[str, Any], preset: str) -> dict[str, Any]:
-    """Rule overrides from JSON (names and values as :meth:`Rules.to_dict` writes them), parsed into
-    the values :meth:`Rules.preset` takes; a bad name or value raises naming it."""
-    if not options:
-        return {}
-    parsed = Rules.from_dict(options)  # parses cards, enums and pass-cycle names; rejects unknown names
-    return {k: getattr(parsed, k) for k in options}

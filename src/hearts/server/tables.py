@@ -630,48 +630,42 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 def hand_detail(game: Game, number: int) -> dict[str, Any]:
     """Finished hand ``number`` (0-based) of ``game`` laid open for the end-of-hand screen and the
     replay page: every seat's dealt cards, pass, what it received and held after the pass, and each
-    trick with who played which card and who won it. All of it comes from the engine's hand state."""
-    hand = game.finished[number]
-    n = hand.players
-    holding = hand.direction is PassDirection.HOLD
-    running = [0] * n
-    for h in game.finished[: number + 1]:
-        running = [a + b for a, b in zip(running, h.scores or (0,) * n, strict=True)]
-    seats = []
-    for s in range(n):
-        passed = 0 if holding else hand.passed[s] or 0
-        received = 0 if holding else hand.passed[hand.pass_source(s)] or 0
-        seats.append(
-            {
-                "seat": s,
-                "name": game.names[s],
-                "dealt": CardSet(hand.dealt[s]).names(),
-                "passed": CardSet(passed).names(),
-                "pass_to": None if holding else hand.pass_target(s),
-                "received": CardSet(received).names(),
-                "held": CardSet((hand.dealt[s] & ~passed) | received).names(),
-                "points": hand.points[s],
-                "score": (hand.scores or (0,) * n)[s],
-                "total": running[s],
-            }
-        )
-    tricks = [
+    trick with who played which card and who won it. All of it is the engine's summary of the hand
+    (``game.summary``: points taken count J♦), with the game's running totals."""
+    if not 0 <= number < len(game.finished):
+        raise IndexError(f"hand {number + 1} is not finished")
+    summary = game.summary(number)
+    n = game.rules.players
+    holding = summary.direction is PassDirection.HOLD
+    scores, running, held = summary.scores or (0,) * n, list(summary.totals or (0,) * n), summary.held or ()
+    seats = [
         {
-            "leader": t.leader,
-            "winner": t.winner,
-            "plays": [{"seat": seat, "card": str(card)} for seat, card in t.plays(n)],
+            "seat": s,
+            "name": game.names[s],
+            "dealt": summary.dealt[s].names(),
+            "passed": (summary.passes[s] or CardSet()).names(),
+            "pass_to": None if holding else summary.pass_to[s],
+            "received": (summary.received[s] or CardSet()).names(),
+            "held": held[s].names(),
+            "points": summary.taken[s],
+            "score": scores[s],
+            "total": running[s],
         }
-        for t in hand.tricks
+        for s in range(n)
+    ]
+    tricks = [
+        {"leader": t.leader, "winner": t.winner, "plays": [{"seat": seat, "card": str(card)} for seat, card in t.plays]}
+        for t in summary.tricks
     ]
     return {
         "number": number + 1,
-        "direction": hand.direction.value,
+        "direction": summary.direction.value,
         "names": list(game.names),
         "seats": seats,
         "tricks": tricks,
-        "shooter": hand.shooter,
-        "moon_choice": None if hand.moon_option is None else hand.moon_option.value,
-        "scores": list(hand.scores or ()),
+        "shooter": summary.shooter,
+        "moon_choice": None if summary.moon_option is None else summary.moon_option.value,
+        "scores": list(scores),
         "totals": running,
     }
 

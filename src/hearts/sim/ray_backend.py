@@ -22,8 +22,8 @@ from hearts.sim.tournament import (
     TableResult,
     TournamentConfig,
     TournamentError,
-    _ordered,
     default_jobs,
+    in_order,
     play_table,
     table_work,
 )
@@ -74,7 +74,7 @@ def run_ray(
                         raise exc.cause from None
                     raise
                 units.played(unit, table)
-        return _ordered(results)
+        return in_order(results)
     finally:
         if started_here:
             ray.shutdown()

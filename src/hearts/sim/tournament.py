@@ -396,11 +396,11 @@ def run_local(
             close_kept()  # the bots kept for every table of this tournament
     else:
         live.play_in_workers(_play_table_star, ((config, u, t) for u, t in work), min(jobs, len(work)), units, done)
-    return _ordered(results)
+    return in_order(results)
 
 
-def _ordered(results: Iterable[TableResult]) -> list[TableResult]:
-    """Deals, then games, each in index and table order, whichever process played them when."""
+def in_order(results: Iterable[TableResult]) -> list[TableResult]:
+    """Every table's result in the tournament's order: deals, then games, each in index and table order, whichever process played them when."""
     return sorted(results, key=lambda t: (t.kind != "deal", t.index, t.table))
 
 

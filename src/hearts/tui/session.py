@@ -3,7 +3,7 @@
 The human always holds seat 0 (South at a table of four); the other seats are
 computer players made by :func:`hearts.players.make_player`. The game in
 progress is written after every move, atomically, as the engine's own record
-(``GameRecord.of(game)`` + ``dumps``), with the table's settings beside it, so
+(``GameRecord.of(game).dumps()``), with the table's settings beside it, so
 that ``hearts play --resume`` picks it up after a quit or a crash, and
 ``hearts replay`` can read the same file.
 """
@@ -26,8 +26,6 @@ from hearts.core import (
     Move,
     Rules,
     SeatView,
-    dumps,
-    loads,
     seat_name,
 )
 from hearts.core.events import Event
@@ -205,7 +203,7 @@ class Session:
         except OSError as exc:
             raise SaveError(f"cannot read the saved game at {save_path}: {exc}") from None
         try:
-            game = loads(text).replay()
+            game = GameRecord.loads(text).replay()
         except HeartsError as exc:
             raise SaveError(f"the saved game at {save_path} cannot be replayed: {exc}") from None
         settings = Settings(name=game.names[HUMAN])
@@ -317,7 +315,7 @@ class Session:
         path = self.save_path
         if path is None:
             return
-        text = dumps(GameRecord.of(self.game))
+        text = GameRecord.of(self.game).dumps()
         if self.game.is_over:
             _write_atomic(path.with_name(LAST_GAME_NAME), text)
             for stale in (path, settings_path(path)):
@@ -361,7 +359,7 @@ def saved_summary(save_path: Path) -> str:
     'hand 1, totals You 0, West 0, North 0, East 0'
     """
     try:
-        game = loads(save_path.read_text(encoding="utf-8")).replay()
+        game = GameRecord.loads(save_path.read_text(encoding="utf-8")).replay()
     except (OSError, ValueError) as exc:
         return f"it cannot be read: {exc}"
     totals = ", ".join(f"{name} {total}" for name, total in zip(game.names, game.totals, strict=True))

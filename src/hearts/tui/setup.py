@@ -164,25 +164,18 @@ class SetupScreen(Screen[SetupChoice]):
 
     def choice(self) -> SetupChoice:
         """The rules and settings in the form; raises ``ValueError`` (a HeartsError from the engine) if refused."""
+        # The form's values as typed, read by Rules.from_text like the command line's flags; an empty
+        # pass cycle is the standard one, and no removed cards the count's default.
         options: dict[str, object] = {"players": self.query_one("#players", Select).value}
         for name in NUMBERS:
-            text = self.query_one(f"#{name}", Input).value.strip()
-            try:
-                options[name] = int(text)
-            except ValueError:
-                raise ValueError(f"{name.replace('_', ' ')} must be a whole number, not {text!r}") from None
-        cycle = self.query_one("#pass_cycle", Input).value.strip() or "standard"
-        options["pass_cycle"] = cycle if "," not in cycle else tuple(d.strip() for d in cycle.split(","))
-        removed = self.query_one("#removed", Input).value.strip()
-        options["removed"] = tuple(removed.replace(",", " ").split()) if removed else None
+            options[name] = self.query_one(f"#{name}", Input).value
+        options["pass_cycle"] = self.query_one("#pass_cycle", Input).value.strip() or "standard"
+        options["removed"] = self.query_one("#removed", Input).value.strip() or None
         for name in SWITCHES:
             options[name] = self.query_one(f"#{name}", Switch).value
-        options["opening"] = self.query_one("#opening", Select).value
-        bonus = self.query_one("#bonus_card", Select).value
-        options["bonus_card"] = None if bonus == "none" else bonus
-        options["moon"] = self.query_one("#moon", Select).value
-        options["ties"] = self.query_one("#ties", Select).value
-        rules = Rules.preset(str(self.query_one("#preset", Select).value), **options)
+        for name in ("opening", "bonus_card", "moon", "ties"):
+            options[name] = self.query_one(f"#{name}", Select).value
+        rules = Rules.from_text(str(self.query_one("#preset", Select).value), **options)
         levels = tuple(x.strip() for x in self.query_one("#opponents", Input).value.split(",") if x.strip()) or (
             "medium",
         )

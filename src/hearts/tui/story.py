@@ -1,22 +1,20 @@
-"""The story of a hand: every pass, trick, winner and score, told again through the engine.
+"""The story of a hand as the terminal tells it: the log's line for each event and the plain account
+of a record.
 
-A finished :class:`~hearts.core.hand.HandState` holds its deal, passes and tricks;
-:func:`hand_story` plays them again on a fresh hand so that the points of each
-trick, the moment hearts broke and the moon come from the engine's own events
-rather than from a second copy of the rules. Both the end-of-hand screen, the
-record viewer and the plain account of ``hearts replay`` are built on it; the table's
-log tells each event with :func:`event_line`.
+The hand itself, every pass, trick, winner and score, is the engine's one summary of a hand
+(:class:`~hearts.core.summary.HandSummary`, kept by the game: ``game.summary(n)``), which the
+end-of-hand screen, the record viewer and the account of ``hearts replay`` all show; the running
+totals are the game's (``game.totals_before(n)``). ``HandStory``, ``hand_story``,
+``game_stories`` and ``running_totals`` are those names as the terminal first spelled them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.text import Text
 
 from hearts.core import (
-    Card,
     CardPlayed,
     CardSet,
     CardsPassed,
@@ -29,68 +27,18 @@ from hearts.core import (
     HeartsBroken,
     MoonChosen,
     MoonOption,
-    MoonScoring,
     MoonShot,
     PassDirection,
     Phase,
-    Rules,
     SeatView,
     TrickWon,
 )
 from hearts.core.events import Event
+from hearts.core.summary import HandSummary, TrickSummary
 from hearts.tui.cardtext import card_text, cards_plain, cards_text, plural, verb
 
-
-@dataclass(frozen=True)
-class TrickStory:
-    """One trick: who led, each seat's card in playing order, who won it and its points."""
-
-    number: int  #: 0-based
-    leader: int
-    plays: tuple[tuple[int, Card], ...]
-    winner: int | None  #: None while the trick is still being played
-    points: int
-    hearts_broken_by: tuple[int, Card] | None  #: the seat and card that broke hearts in this trick
-    before: tuple[CardSet, ...]  #: each seat's cards just before the trick was led
-
-
-@dataclass(frozen=True)
-class HandStory:
-    """A whole hand (or the part of it played so far)."""
-
-    rules: Rules
-    number: int  #: 0-based
-    direction: PassDirection
-    dealt: tuple[CardSet, ...]
-    passes: tuple[CardSet | None, ...]
-    pass_to: tuple[int, ...]
-    tricks: tuple[TrickStory, ...]
-    shooter: int | None
-    moon_option: MoonOption | None
-    scores: tuple[int, ...] | None  #: None until the hand is over
-    totals: tuple[int, ...] | None  #: running totals after the hand, once it is over
-
-    @property
-    def finished(self) -> bool:
-        return self.scores is not None
-
-    def moon_words(self, names: tuple[str, ...]) -> str | None:
-        """How the moon went, in words, or None if nobody shot it."""
-        if self.shooter is None:
-            return None
-        who = names[self.shooter]
-        value = self.rules.moon_points
-        option = self.moon_option
-        if option is None:
-            option = {
-                MoonScoring.ADD_TO_OTHERS: MoonOption.ADD_TO_OTHERS,
-                MoonScoring.SUBTRACT_FROM_SHOOTER: MoonOption.SUBTRACT_FROM_SELF,
-            }.get(self.rules.moon)
-        if option is MoonOption.ADD_TO_OTHERS:
-            return f"{who} shot the moon: +{value} to every other seat"
-        if option is MoonOption.SUBTRACT_FROM_SELF:
-            return f"{who} shot the moon: -{value} to {who}"
-        return f"{who} shot the moon, and has yet to choose how it scores"
+HandStory = HandSummary
+TrickStory = TrickSummary
 
 
 def points_this_hand(view: SeatView) -> tuple[int, ...]:
@@ -122,66 +70,19 @@ def hand_events(hand: HandState) -> list[Event]:
     return events
 
 
-def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandStory:
-    """Tell ``hand`` again, step by step, on a fresh hand dealt the same cards."""
-    rules = hand.rules
-    n = hand.players
-    fresh = HandState(rules, hand.dealt, hand.number)
-    if fresh.phase is Phase.PASS:
-        for seat, mask in enumerate(hand.passed):
-            if mask is not None:
-                fresh.pass_cards(seat, CardSet(mask))
-    tricks: list[TrickStory] = []
-    played = list(hand.tricks) + ([] if not hand.trick else [None])
-    for index, done in enumerate(played):
-        before = tuple(CardSet(m) for m in fresh.hands)
-        leader = fresh.leader
-        cards = hand.trick if done is None else done.cards
-        winner: int | None = None
-        points = 0
-        broke: tuple[int, Card] | None = None
-        plays: list[tuple[int, Card]] = []
-        for card in cards:
-            seat = fresh.turn
-            plays.append((seat, Card(card) if not isinstance(card, Card) else card))
-            for event in fresh.play(card):
-                if isinstance(event, TrickWon):
-                    winner, points = event.seat, event.points
-                elif isinstance(event, HeartsBroken):
-                    broke = (event.seat, event.card)
-        tricks.append(TrickStory(index, leader, tuple(plays), winner, points, broke, before))
-    if hand.moon_option is not None and fresh.phase is Phase.MOON_CHOICE and fresh.shooter is not None:
-        fresh.choose_moon(fresh.shooter, hand.moon_option)
-    return HandStory(
-        rules=rules,
-        number=hand.number,
-        direction=hand.direction,
-        dealt=tuple(CardSet(m) for m in hand.dealt),
-        passes=tuple(None if p is None else CardSet(p) for p in hand.passed),
-        pass_to=tuple(hand.pass_target(s) for s in range(n)),
-        tricks=tuple(tricks),
-        shooter=hand.shooter,
-        moon_option=hand.moon_option,
-        scores=hand.scores,
-        totals=totals if hand.scores is not None else None,
-    )
+def hand_story(hand: HandState, totals: tuple[int, ...] | None = None) -> HandSummary:
+    """Tell ``hand`` again, step by step, on a fresh hand dealt the same cards (:meth:`HandSummary.of`)."""
+    return HandSummary.of(hand, totals)
 
 
 def running_totals(game: Game, hands: int) -> list[int]:
-    """Each seat's total after the first ``hands`` finished hands."""
-    totals = [0] * game.rules.players
-    for hand in game.finished[:hands]:
-        assert hand.scores is not None  # finished hands are scored
-        totals = [a + b for a, b in zip(totals, hand.scores, strict=True)]
-    return totals
+    """Each seat's total after the first ``hands`` finished hands (:meth:`Game.totals_before`)."""
+    return list(game.totals_before(hands))
 
 
-def game_stories(game: Game) -> list[HandStory]:
-    """Every hand of ``game``: the finished ones, then the one in progress (if the game is not over)."""
-    stories = [hand_story(hand, tuple(running_totals(game, i + 1))) for i, hand in enumerate(game.finished)]
-    if not game.is_over:
-        stories.append(hand_story(game.hand))
-    return stories
+def game_stories(game: Game) -> list[HandSummary]:
+    """Every hand of ``game``: the finished ones, then the one in progress (:meth:`Game.summaries`)."""
+    return game.summaries()
 
 
 def event_line(event: Event, names: Sequence[str], four_colour: bool = False, me: int = 0) -> Text | None:

@@ -40,7 +40,7 @@ from hearts.players import Decision
 from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, plural, refusal_words, verb
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session
-from hearts.tui.story import event_line, game_stories, hand_events, hand_story, points_this_hand, running_totals
+from hearts.tui.story import event_line, hand_events, points_this_hand
 from hearts.tui.widgets import CardWidget, HandRow, SeatBox, score_table
 
 
@@ -156,7 +156,7 @@ class TableScreen(Screen[None]):
         game = self.session.game
         if len(game.finished) > self.hands_shown:
             done = game.finished[-1]
-            before = running_totals(game, len(game.finished) - 1)
+            before = list(game.totals_before(len(game.finished) - 1))
             return SeatView.of_hand(done, HUMAN, before, game.names)
         return self.session.view()
 
@@ -323,7 +323,7 @@ class TableScreen(Screen[None]):
                 self.shown_trick = None
                 self.refresh_table()
             if len(game.finished) > self.hands_shown:
-                story = hand_story(game.finished[-1], tuple(running_totals(game, len(game.finished))))
+                story = game.summary(len(game.finished) - 1)
                 await self.app.push_screen_wait(
                     HandOverScreen(session.names, story, session.settings.four_colour, game_over=game.is_over)
                 )
@@ -334,7 +334,7 @@ class TableScreen(Screen[None]):
                 continue
             if game.is_over:
                 again = await self.app.push_screen_wait(
-                    GameOverScreen(session.names, game_stories(game), game.totals, game.winners)
+                    GameOverScreen(session.names, game.summaries(), game.totals, game.winners)
                 )
                 if not again:
                     self.app.exit()
