@@ -6,6 +6,7 @@ here; CI installs Debian's ``chromium``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -32,14 +33,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``hearts serve`` process on a free loopback port with its own database; computer pause 0."""
-    db = tmp_path_factory.mktemp("browser-db") / "hearts.db"
+@contextlib.contextmanager
+def serving(folder: Path, *options: str) -> Iterator[str]:
+    """A ``hearts serve`` process on a free loopback port with its database in ``folder``; its URL once it
+    answers. ``options`` are more ``hearts serve`` flags. Its log is ``folder/server.log``."""
     port = free_port()
-    log = open(db.parent / "server.log", "w")  # noqa: SIM115 - closed below
+    log = open(folder / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}", "--pause", "0", "--log-level", "warning"],
+        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", f"sqlite:///{folder / 'hearts.db'}", "--log-level", "warning", *options],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -51,7 +53,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"hearts serve did not start: {(db.parent / 'server.log').read_text()}") from None
+                    raise RuntimeError(f"hearts serve did not start: {(folder / 'server.log').read_text()}") from None
                 time.sleep(0.2)
         yield url
     finally:
@@ -61,6 +63,13 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``hearts serve`` process on a free loopback port with its own database; computer pause 0."""
+    with serving(tmp_path_factory.mktemp("browser-db"), "--pause", "0") as url:
+        yield url
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.conftest import free_port
+from tests.browser.conftest import serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -21,33 +18,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture
 def bot_server(tmp_path: Path) -> Iterator[str]:
     """``hearts serve`` with the bot "mybot", a program that exits at once."""
-    port = free_port()
     crash = f"{sys.executable} -c 'import sys; sys.exit(3)'"
-    log = open(tmp_path / "server.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'h.db'}",
-         "--log-level", "warning", "--bot", f"mybot={crash}"],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/options", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"hearts serve did not start: {(tmp_path / 'server.log').read_text()}") from None
-                time.sleep(0.2)
+    with serving(tmp_path, "--bot", f"mybot={crash}") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_a_crashed_bots_seat_shows_its_stand_in(browser: Any, bot_server: str, artifacts: Path) -> None:
