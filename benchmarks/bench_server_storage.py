@@ -1,8 +1,8 @@
 """What the server stores per game, and how fast it answers for a finished game's record and hands.
 
 Plays one practice game (a fixed seed, so every run plays the same game) with four computer seats
-to its end, then reports the bytes its rows hold (every text column's length, summed per table of
-the database) and the database file's size, and times ``GET /api/tables/{id}/record`` and
+to its end, then reports the bytes its rows hold (every column's length as SQLite's ``length()``
+gives it, summed per table of the database) and the database file's size, and times ``GET /api/tables/{id}/record`` and
 ``GET /api/tables/{id}/hands/{n}``: the first request after a restart (cold) and the median of
 repeated ones (warm), wall-clock and process CPU.
 
@@ -34,7 +34,7 @@ def _timed(client: TestClient, path: str) -> tuple[float, float]:
 
 
 def _row_bytes(url: str) -> dict[str, int]:
-    """Bytes held by each table's text columns (SQLite's length(), summed)."""
+    """Bytes held by each table's rows: every column's length(), summed."""
     engine = create_engine(url)
     out = {}
     with engine.connect() as conn:
@@ -66,7 +66,7 @@ def main() -> None:
         sizes = _row_bytes(url)
         print(f"one game of {hands} hands (seed {args.seed}): database file {db.stat().st_size:,} bytes")
         for name, size in sizes.items():
-            print(f"  {name:16} {size:>9,} bytes of text")
+            print(f"  {name:16} {size:>9,} bytes")
         print(f"  {'all rows':16} {sum(sizes.values()):>9,} bytes, {sum(sizes.values()) / hands:,.0f} a hand")
         paths: dict[str, Any] = {"record": f"/api/tables/{tid}/record", "hands/n": f"/api/tables/{tid}/hands/{hands // 2}", "hands": f"/api/tables/{tid}/hands"}
         for label, path in paths.items():

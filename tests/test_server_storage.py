@@ -10,11 +10,12 @@ import random
 import time
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import Column, MetaData, Table, Text, create_engine, inspect, select
 
-from hearts.core import Game, GameRecord, HandScored, Rules, move_to_dict
+from hearts.core import PRESETS, Game, GameRecord, HandScored, Rules, move_to_dict
 from hearts.server.app import create_app
 from hearts.server.persist import record_through, replay
 from hearts.server.storage import Storage, metadata
@@ -26,11 +27,13 @@ def _record_when_hand_ended(game: Game) -> GameRecord:
     return record if game.is_over else dataclasses.replace(record, hands=record.hands[:-1])
 
 
-@pytest.mark.parametrize("preset", ["standard", "omnibus", "no-passing"])
-def test_a_record_through_a_hand_is_the_record_as_that_hand_ended(preset: str) -> None:
-    rules = Rules.from_dict({"target": 40}, preset=preset)
-    game = Game(rules, seed=11)
-    rng = random.Random(11)
+@settings(max_examples=20, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), players=st.integers(3, 6), seed=st.integers(0, 2**32 - 1))
+def test_a_record_through_a_hand_is_the_record_as_that_hand_ended(preset: str, players: int, seed: int) -> None:
+    """What the older server stored when each hand ended is what the finished game gives back."""
+    rules = Rules.from_dict({"target": 40, "players": players}, preset=preset)
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
     then: list[GameRecord] = []
     while not game.is_over:
         events = game.apply(rng.choice(game.legal_moves()))
