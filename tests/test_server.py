@@ -394,7 +394,7 @@ def test_hand_detail_is_the_engines_hand_summary() -> None:
     import random as _random
 
     from hearts.core import CardSet, Game, Rules
-    from hearts.server.tables import hand_detail
+    from hearts.server.hands import hand_detail
 
     rules = Rules.preset("omnibus")
     game = Game(rules, seed=4)

@@ -51,3 +51,11 @@ def test_a_database_from_before_secret_deals_on_postgresql() -> None:
 
     assert PG_URL is not None
     check_an_old_database(PG_URL)  # drops the hearts tables and makes them as the older version did
+
+
+def test_a_database_with_stored_records_on_postgresql() -> None:
+    pytest.importorskip("psycopg")
+    from test_server_storage import check_a_database_with_stored_records
+
+    assert PG_URL is not None
+    check_a_database_with_stored_records(PG_URL)  # drops the hearts tables and makes them as the older version did

@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-import hearts.server.tables as tables_module
+import hearts.server.driver as tables_module
 from hearts.server.app import create_app
 from hearts.server.share import CLOSE_TOO_MANY, Busy, ConnectionLimits, Limits, ThinkPool
 

@@ -23,10 +23,14 @@ from fastapi.responses import FileResponse, PlainTextResponse, RedirectResponse,
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from hearts.core import PRESETS, HeartsError, Rules, dumps, loads
+from hearts.core import PRESETS, GameRecord, HeartsError, Rules
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
 from hearts.server.bodies import BodyLimit
+from hearts.server.driver import hint_level
+from hearts.server.hands import hand_detail
+from hearts.server.manager import TableManager
+from hearts.server.persist import record_through
 from hearts.server.privacy import (
     PLAYER_COOKIE,
     PLAYER_COOKIE_AGE,
@@ -38,7 +42,7 @@ from hearts.server.privacy import (
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.share import CLOSE_TOO_MANY, Limits, Pacer
 from hearts.server.storage import Storage
-from hearts.server.tables import DEFAULT_OPTIONS, LiveTable, TableManager, hand_detail, hint_level
+from hearts.server.table import DEFAULT_OPTIONS, LiveTable
 
 log = logging.getLogger("hearts.server")
 
@@ -390,13 +394,12 @@ def create_app(
         return storage.hands(table_id)
 
     @app.get("/api/tables/{table_id}/hands/{number}", tags=["history"])
-    def hand(table_id: TableId, number: HandNumber) -> dict[str, Any]:
+    async def hand(table_id: TableId, number: HandNumber) -> dict[str, Any]:
         """One finished hand (1-based) laid open: every seat's deal, pass and held cards, each trick with
-        who played what and who won it, the scores. Rebuilt from the stored record through the engine."""
-        text = storage.hand_record(table_id, number - 1)
-        if text is None:
+        who played what and who won it, the scores. Built from the stored moves through the engine."""
+        game = await manager.game_of(table_id)
+        if game is None or number > len(game.finished):
             raise HTTPException(404, f"table {table_id!r} has no finished hand {number}")
-        game = loads(text).replay()
         out = hand_detail(game, number - 1)
         out["rules"] = game.rules.to_dict()
         out["hands_done"] = len(game.finished)
@@ -425,11 +428,16 @@ def create_app(
                     "this game is still being played: its record can be downloaded when it is over "
                     "(until then a seat can download the finished hands from its table page)",
                 )
-        text = await asyncio.to_thread(storage.hand_record, table_id, None if hand is None else hand - 1)
-        if text is None:
+        number = None if hand is None else hand - 1
+        stored = await asyncio.to_thread(storage.stored_record, table_id, number)  # a hand an older version stored
+        if stored is not None:
+            game_record: GameRecord | None = GameRecord.loads(stored)
+        else:
+            game = await manager.game_of(table_id)
+            game_record = None if game is None else record_through(game, number)
+        if game_record is None:
             raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
-        game_record = loads(text)
-        pretty = dumps(game_record.without_seed() if playing else game_record)
+        pretty = await asyncio.to_thread((game_record.without_seed() if playing else game_record).dumps)
         name = f"hearts-{table_id}" + (f"-hand{hand}" if hand else "") + ".json"
         return Response(pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -10,8 +10,11 @@ What is stored, and why it is enough to resume any table exactly:
   hash of the person's stable identity (``docs/server.md``, "Players and statistics").
 * ``actions``: every move, in order, as the engine's JSON form (:func:`hearts.core.moves.move_to_dict`).
   A table is rebuilt by replaying them through :class:`~hearts.core.game.Game`, which re-checks each one.
-* ``hands``: each finished hand, with the engine's record (:func:`hearts.core.record.dumps`) of the
-  game up to the end of that hand: the downloadable record, the history and the statistics.
+* ``hands``: a short row for each finished hand, with what the history and the statistics list
+  (names, seat kinds and player keys as they were, points, totals, the shooter). No record: records
+  and finished hands are rebuilt from the moves (:mod:`hearts.server.persist`). A database made
+  before that holds each hand's record of the game so far in a ``record`` column: it is still read
+  (:meth:`Storage.stored_record`), and a new hand's row stores an empty text there.
 
 An action is committed before the server acknowledges it; SQLite runs in WAL mode, whose commits
 survive the server process being killed (``kill -9``).
@@ -44,6 +47,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import column as column_clause
+from sqlalchemy import table as table_clause
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateColumn
 
@@ -105,7 +110,6 @@ hands_t = Table(
     Column("points", Text, nullable=False),
     Column("totals", Text, nullable=False),
     Column("shooter", Integer, nullable=True),
-    Column("record", Text, nullable=False),  # hearts.core.record.dumps of the game through this hand
     Column("at", Float, nullable=False),
     Column("players", Text, nullable=True),  # JSON list: each seat's player key (NULL in older rows)
 )
@@ -172,6 +176,8 @@ class Storage:
         self.engine: Engine = _make_engine(self.url)
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
+        #: The hands table has the ``record`` column of older versions (a whole record in each row).
+        self.legacy_records = "record" in {c["name"] for c in inspect(self.engine).get_columns(hands_t.name)}
 
     @property
     def is_sqlite(self) -> bool:
@@ -254,7 +260,9 @@ class Storage:
                 ],
             )
             hand_rows = [dict(h, table_id=w.table_id, at=now) for w in writes for h in w.hands]
-            if hand_rows:
+            if hand_rows and self.legacy_records:  # the old column is NOT NULL: an empty text, never a record
+                conn.execute(_legacy_hands.insert(), [dict(h, record="") for h in hand_rows])
+            elif hand_rows:
                 conn.execute(hands_t.insert(), hand_rows)
             for w in writes:
                 if w.table_update:
@@ -372,21 +380,25 @@ class Storage:
             for r in rows
         ]
 
-    def hand_record(self, table_id: str, number: int | None = None) -> str | None:
-        """The stored record through hand ``number`` (0-based), or through the last finished hand."""
-        query = select(hands_t.c.record).where(hands_t.c.table_id == table_id)
+    def stored_record(self, table_id: str, number: int | None = None) -> str | None:
+        """The record through hand ``number`` (0-based; None: the last finished hand) as an older
+        version stored it in the hand's row, or None: no such hand, a database without the old
+        column, or a hand stored since (whose record is built from the moves)."""
+        if not self.legacy_records:
+            return None
+        query = select(_legacy_hands.c.number, _legacy_hands.c.record).where(_legacy_hands.c.table_id == table_id)
         if number is None:
-            query = query.order_by(hands_t.c.number.desc()).limit(1)
+            query = query.order_by(_legacy_hands.c.number.desc()).limit(1)
         else:
-            query = query.where(hands_t.c.number == number)
+            query = query.where(_legacy_hands.c.number == number)
         with self.engine.connect() as conn:
             r = conn.execute(query).first()
-        return None if r is None else r[0]
+        return r.record if r is not None and r.record else None
 
     def stats(self) -> list[dict[str, Any]]:
         """Per player: games finished, wins, hands, average points per hand, moons shot, faults.
 
-        A player is a stable key (see :func:`hearts.server.tables.player_key`), never a display name:
+        A player is a stable key (see :func:`hearts.server.privacy.player_key`), never a display name:
         a person by the hash of their identity, a computer by its level, a bot by its registered
         name. Practice tables (a chosen seed) and abandoned games are not counted. Hands stored
         before player keys existed count under their seat's name, as they did then. A hand whose
@@ -451,6 +463,10 @@ class Storage:
             out.append(e)
         out.sort(key=lambda e: (-e["games"], -e["hands"], e["name"]))
         return out
+
+
+#: The hands table as older versions made it, with a record in each row (new rows: an empty text).
+_legacy_hands = table_clause(hands_t.name, *[column_clause(c.name) for c in hands_t.columns], column_clause("record"))
 
 
 def _add_missing_columns(engine: Engine) -> None:

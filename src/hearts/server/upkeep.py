@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hearts.server.tables import TableManager
+    from hearts.server.manager import TableManager
 
 log = logging.getLogger("hearts.server")
 

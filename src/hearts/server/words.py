@@ -5,7 +5,7 @@ The engine decides every refusal and names the seat ("illegal play 10♥ by Sout
 clubs"), as a log or a bot wants it. The seat's own page wants "You can't play 10♥: must follow
 clubs", and a move that arrives after the table moved on (a double click, a stand-in that played
 first, a hand that ended) wants to say so without the protocol's sequence numbers. The table
-(:mod:`hearts.server.tables`) asks this module for the words; it never decides anything here.
+(:mod:`hearts.server.table`) asks this module for the words; it never decides anything here.
 """
 
 from __future__ import annotations

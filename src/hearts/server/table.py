@@ -1,0 +1,352 @@
+"""A live table: the server owns its game, checks every move with the engine, stores it, then tells
+each client what its seat may see.
+
+One :class:`LiveTable` per table in memory, rebuilt after a restart by replaying the stored moves
+through :class:`~hearts.core.game.Game`. Its :class:`~hearts.server.driver.SeatDriver` makes the
+moves of computer seats and stand-ins; every move, a person's or a computer's, goes through
+:meth:`LiveTable.commit`, which stores it (:mod:`hearts.server.persist`) through the server's one
+:class:`~hearts.server.writer.GroupWriter` before anyone is told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from hearts.core import Event, HandScored, HandStarted, HeartsError, Move
+from hearts.server.driver import SeatDriver, hint_level
+from hearts.server.hands import hand_detail
+from hearts.server.messages import ClientMessage, Fill, Moon, Pass, Play
+from hearts.server.persist import action_write, new_game, stored_moves
+from hearts.server.privacy import client_keys, player_key, seat_key
+from hearts.server.protocol import encode, events_for
+from hearts.server.storage import TableRow
+from hearts.server.words import ahead_of_the_table, refusal, too_late
+
+if TYPE_CHECKING:
+    from hearts.server.manager import TableManager
+
+#: Table options and their defaults (see docs/server.md).
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "pause": 0.6,  # seconds a computer player waits before playing, so people can follow
+    "think": 1.0,  # time budget handed to computer players, in seconds
+    "standin_after": None,  # seconds after which an away person's seat is played by a computer (None: wait)
+    "standin_level": None,  # the level of that stand-in (None: the best installed level)
+}
+
+
+class Sender(Protocol):
+    """What a table needs of a connection (app.Connection): its seat (None: a spectator), a way to
+    queue a text frame, and a way to close it."""
+
+    seat: int | None
+    hinting: bool
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int = 1000) -> None: ...
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human", "computer", "bot"
+    level: str | None
+    token: str | None
+    joined: bool = False
+    clients: set[Sender] = field(default_factory=set)
+    away_since: float = field(default_factory=time.monotonic)
+    player: str | None = None  #: the person's player key, once they joined
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.clients)
+
+    @property
+    def key(self) -> str:
+        """Whom this seat's results count for (a stable key, never a name or a token)."""
+        return player_key(self.kind, self.level, self.player, self.token)
+
+
+class LiveTable:
+    """One table: the game, its seats and connections, and the driver of its computer seats."""
+
+    def __init__(self, manager: TableManager, row: TableRow) -> None:
+        self.manager = manager
+        self.id = row.id
+        self.game = new_game(row)
+        self.rules = self.game.rules
+        self.seed = row.seed
+        self.names = list(row.names)
+        self.options = {**DEFAULT_OPTIONS, **row.options}
+        self.watch_token = row.watch_token
+        self.seats = [Seat(s.seat, s.kind, s.level, s.token, s.joined, player=s.player) for s in row.seats]
+        self.spectators: set[Sender] = set()
+        self.practice = row.practice
+        self.creator = row.creator
+        self.created_at = row.created_at
+        self.last_move_at = row.last_move_at or row.created_at  #: wall-clock time of the last move
+        self.abandoned = row.status == "abandoned"
+        self.seq = 0
+        self.lock = asyncio.Lock()
+        self.driver = SeatDriver(self)
+        self.last_hand: dict[str, Any] | None = None
+        self.closed = False
+        self.seat_seq = [0] * self.rules.players  #: seq of each seat's latest move (see _stale)
+        self.hand_seq = 0  #: seq at which the current hand began
+        #: each seat's latest move and who made it (see _stale: a repeated move is told apart)
+        self.last_move: list[Move | None] = [None] * self.rules.players
+        self.last_actor: list[str | None] = [None] * self.rules.players
+        for action, move in stored_moves(row):  # rebuild by replaying every stored move through the engine
+            events = self.game.apply(move)
+            self.seq = action["seq"]
+            self.seat_seq[move.seat] = self.seq
+            if action.get("actor") == "stand-in" and self.seats[move.seat].kind == "bot":
+                self.driver.faults[move.seat] = "faulted before the server restarted"
+            self.last_move[move.seat], self.last_actor[move.seat] = move, action.get("actor")
+            self._note_finished(events)
+
+    # -- what clients see -------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table: no cards, no tokens."""
+        now = time.monotonic()
+        driver = self.driver
+        return {
+            "id": self.id,
+            "names": self.names,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": self.names[s.seat],
+                    "kind": s.kind,
+                    "level": s.level,
+                    "joined": s.joined or s.kind != "human",
+                    "connected": s.connected if s.kind == "human" else True,
+                    "stand_in": driver.stand_in[s.seat] or driver.faults[s.seat] is not None,
+                    **driver.stand_in_label(s.seat),
+                    **self._presence(s, now),
+                }
+                for s in self.seats
+            ],
+            "rules": self.rules.to_dict(),
+            "preset": self.rules.name,
+            "options": self.options,
+            "seq": self.seq,
+            "phase": self.game.phase.value,
+            "totals": list(self.game.totals),
+            "winners": list(self.game.winners),
+            "hands_done": len(self.game.finished),
+            "spectators": len(self.spectators),
+            "practice": self.practice,
+            "status": "abandoned" if self.abandoned else "over" if self.game.is_over else "playing",
+        }
+
+    def _presence(self, s: Seat, now: float) -> dict[str, float | None]:
+        """How long a person who joined and dropped has been away (``away_for``, seconds) and in how
+        many seconds a computer stands in for them (``takeover_in``; 0: it does, or will at their
+        next turn), from the table's ``standin_after`` policy; None for a seat that is here, a
+        computer, or a table that waits for people."""
+        if s.kind != "human" or not s.joined or s.clients:
+            return {"away_for": None, "takeover_in": None}
+        after = self.options.get("standin_after")
+        takeover = None if after is None else round(max(0.0, s.away_since + float(after) - now), 1)
+        return {"away_for": round(now - s.away_since, 1), "takeover_in": takeover}
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        if seat is None:  # built from the core's allow-list of public fields, never from a seat's view
+            return self.game.public_view().to_dict()
+        return self.game.view(seat).to_dict()
+
+    def welcome(self, seat: int | None) -> str:
+        return encode(
+            {
+                "type": "welcome",
+                "role": "spectator" if seat is None else "player",
+                "seat": seat,
+                "seq": self.seq,
+                "table": self.summary(),
+                "view": self.view_for(seat),
+                "last_hand": self.last_hand,
+                "watch_token": self.watch_token if seat is not None else None,
+                "hint_level": hint_level(),
+            }
+        )
+
+    def broadcast_presence(self) -> None:
+        """Tell every client the table's public facts again (who is here, who stands in)."""
+        text = encode({"type": "table", "table": self.summary()})
+        for client in self._all_clients():
+            client.send(text)
+
+    def _all_clients(self) -> list[Sender]:
+        out: list[Sender] = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.clients)
+        return out
+
+    # -- connections --------------------------------------------------------------------
+
+    async def attach(self, client: Sender) -> None:
+        async with self.lock:
+            seat = client.seat
+            if seat is None:
+                self.spectators.add(client)
+            else:
+                s = self.seats[seat]
+                s.clients.add(client)
+                if not s.joined or (s.player is None and s.kind == "human"):
+                    # The first person to come by the link takes the seat: their results count for them.
+                    s.joined = True
+                    s.player = s.player or getattr(client, "player", None) or (seat_key(s.token) if s.token else None)
+                    await self.manager.writer.run(self.manager.storage.update_seat, self.id, seat, joined=True, player=s.player)
+                self.driver.stand_in[seat] = False
+            client.send(self.welcome(seat))
+            self.broadcast_presence()
+        self.kick()
+
+    async def detach(self, client: Sender) -> None:
+        async with self.lock:
+            seat = client.seat
+            if seat is None:
+                self.spectators.discard(client)
+            else:
+                s = self.seats[seat]
+                s.clients.discard(client)
+                if not s.clients:
+                    s.away_since = time.monotonic()
+            if not self.closed:
+                self.broadcast_presence()
+        self.kick()
+
+    # -- actions ------------------------------------------------------------------------
+
+    async def handle(self, client: Sender, message: ClientMessage) -> str | None:
+        """Act on one checked message from ``client`` (see :mod:`hearts.server.messages`); return an
+        error text for that client alone, or None."""
+        kind = message.type
+        seat = client.seat
+        if kind == "ping":
+            client.send(encode({"type": "pong", "seq": self.seq}))
+            return None
+        if kind == "sync":
+            client.send(self.welcome(seat))
+            return None
+        if seat is None:
+            return f"spectators cannot send {kind!r}: open the table with a seat's link to play"
+        if self.abandoned:
+            return "this game was abandoned (no move and nobody here for a long time): start a new one from the lobby"
+        if kind == "hint":
+            # One hint at a time per connection: hints think in the shared pool with the computer seats.
+            if client.hinting:
+                return "a hint is already being worked out for you: wait for it"
+            client.hinting = True
+            try:
+                return await self.driver.hint(client)
+            finally:
+                client.hinting = False
+        if isinstance(message, Fill):
+            level = message.level or "random"
+            try:
+                await self.manager.fill(self, level, self._who(client))
+            except ValueError as exc:
+                return str(exc)
+            return None
+        assert isinstance(message, (Play, Pass, Moon))
+        try:
+            move = message.move(seat)
+        except HeartsError as exc:
+            return str(exc)
+        async with self.lock:
+            stale = self._stale(move, message.seq)
+            if stale:
+                return stale
+            try:
+                await self.commit(move, "human")
+            except HeartsError as exc:
+                return refusal(exc, move, self.game)  # said to the seat: "You can't play 10♥: ..."
+        self.kick()
+        return None
+
+    def _who(self, client: Sender) -> set[str]:
+        """The player keys a seated client answers to: its browser identity's and its seat link's."""
+        assert client.seat is not None
+        return client_keys(getattr(client, "player", None), self.seats[client.seat].token)
+
+    def situation(self, seat: int) -> int:
+        """The seq since which ``seat``'s own situation is unchanged: its latest move or the hand's start."""
+        return max(self.seat_seq[seat], self.hand_seq)
+
+    def _stale(self, move: Move, seq: int | None) -> str | None:
+        """Why ``move``, which answered the view at ``seq``, is out of date, or None.
+
+        A move is stale when the seat's own situation changed after that view: it moved since (a
+        repeated message), a stand-in moved for it, or a new hand began. Other seats' moves alone do
+        not make it stale: passes are simultaneous, and in play nobody else moves between a seat's
+        turn coming and its card.
+        """
+        if seq is None:
+            return None
+        if seq > self.seq:
+            return ahead_of_the_table()
+        seat = move.seat
+        if seq < self.situation(seat):
+            return too_late(move, seq < self.hand_seq, self.last_move[seat], self.last_actor[seat])
+        return None
+
+    async def commit(self, move: Move, actor: str) -> list[Event]:
+        """Check, store, apply and announce one move. The caller holds :attr:`lock`.
+
+        The move is applied to a copy of the game; the copy replaces the game only once the move is
+        stored, so an illegal move or a failed write leaves the table exactly as it was.
+        """
+        if self.closed:
+            raise HeartsError("the table is closed")
+        self.game.check(move)
+        after = self.game.copy()
+        events = after.apply(move)
+        seq = self.seq + 1
+        # A faulted bot's seat is "fault": its stand-in's play is never counted as the bot's.
+        kinds = ["fault" if self.driver.faults[s.seat] else s.kind for s in self.seats]
+        write = action_write(self.id, seq, move, actor, events, after, self.names, kinds, [s.key for s in self.seats])
+        await self.manager.writer.submit(write)
+        self.last_move_at = time.time()
+        self.game = after
+        self.seq = seq
+        self.seat_seq[move.seat] = seq
+        self.last_move[move.seat], self.last_actor[move.seat] = move, actor
+        self._note_finished(events)
+        finished = any(isinstance(e, HandScored) for e in events)
+        self._announce(events, finished_hand=self.last_hand if finished else None, actor=actor)
+        if self.game.is_over:
+            self.driver.release_players()
+        return events
+
+    def _note_finished(self, events: list[Event]) -> None:
+        for e in events:
+            if isinstance(e, HandStarted):
+                self.hand_seq = self.seq
+            if isinstance(e, HandScored):
+                self.last_hand = hand_detail(self.game, e.hand_number)  # the whole deal: public once the hand is over
+
+    def _announce(self, events: list[Event], finished_hand: dict[str, Any] | None, actor: str) -> None:
+        base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand}
+        for s in self.seats:
+            if s.clients:
+                text = encode(dict(base, events=events_for(events, s.seat), view=self.view_for(s.seat)))
+                for c in list(s.clients):
+                    c.send(text)
+        if self.spectators:
+            text = encode(dict(base, events=events_for(events, None), view=self.view_for(None)))
+            for c in list(self.spectators):
+                c.send(text)
+
+    def kick(self) -> None:
+        """Something changed: let the driver look again at who must move."""
+        self.driver.kick()
+
+    async def close(self) -> None:
+        self.closed = True
+        await self.driver.close()
