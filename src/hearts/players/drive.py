@@ -2,7 +2,7 @@
 
 Two layers, so that every face drives a game the same way:
 
-- :func:`turns` is the loop itself: a generator yielding each seat that owes a move now, one at a
+- :func:`next_turn` says whose move it is and :func:`turns` is the loop itself: a generator yielding each seat that owes a move now, one at a
   time, until the game (or a lone hand) is over or a number of hands have finished. Its caller gets
   the move however it likes (a player in a worker thread, a human's click after an animation, a
   compiled random policy) and applies it before taking the next turn. A seat whose move was not
@@ -27,7 +27,7 @@ Two layers, so that every face drives a game the same way:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -43,9 +43,28 @@ Table = TypeVar("Table", bound=Game | HandState)
 _PLAY = Phase.PLAY  # a module constant: read faster than the enum's attribute on the hot path
 
 
-def turns(table: Game | HandState, hands: int | None = None) -> Iterator[int]:
-    """Each seat that owes a move now, one at a time (the passes in seat order), until ``table`` is over
-    or, for a game, ``hands`` more hands have finished. The caller applies the seat's move before
+def next_turn(table: Game | HandState, later: Collection[int] = ()) -> int | None:
+    """The seat that moves next, or None when nobody owes a move (the game or the lone hand is over).
+
+    The seats choose their passes at once; they are taken in seat order, except that the seats in
+    ``later`` (a face's human seats, who pass in their own time) come after every other seat.
+
+    >>> from hearts.core import Game, Rules
+    >>> game = Game(Rules.preset("pass-left"), seed=2)
+    >>> next_turn(game), next_turn(game, later=(0,))
+    (0, 1)
+    """
+    seats = table.to_move
+    if not seats:
+        return None
+    if later and len(seats) > 1:
+        return next((s for s in seats if s not in later), seats[0])
+    return seats[0]
+
+
+def turns(table: Game | HandState, hands: int | None = None, later: Collection[int] = ()) -> Iterator[int]:
+    """Each seat that owes a move now, one at a time (:func:`next_turn` with ``later``), until ``table`` is
+    over or, for a game, ``hands`` more hands have finished. The caller applies the seat's move before
     taking the next turn; a seat whose move was not applied is yielded again.
 
     >>> from hearts.core import Game, Rules
@@ -55,14 +74,14 @@ def turns(table: Game | HandState, hands: int | None = None) -> Iterator[int]:
     (0, 'pass')
     """
     if isinstance(table, HandState):
-        while seats := table.to_move:
-            yield seats[0]
+        while (seat := next_turn(table, later)) is not None:
+            yield seat
         return
     game, finished = table, table.finished
     stop = None if hands is None else len(finished) + hands
     while not game.winners and (stop is None or len(finished) < stop):
-        hand = game.hand
-        yield hand.turn if hand.phase is _PLAY else hand.to_move[0]
+        hand = game.hand  # a game's hand is never over: someone owes a move
+        yield hand.turn if hand.phase is _PLAY else next_turn(hand, later)  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
