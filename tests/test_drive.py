@@ -11,7 +11,7 @@ from hearts.core import Card, ChooseMoon, Game, HandState, Phase, PlayCard, Rule
 from hearts.core.errors import IllegalMoveError, OutOfTurnError
 from hearts.core.events import CardPlayed, HandScored, TrickWon
 from hearts.players.base import Decision, Player, play_game
-from hearts.players.drive import Fault, Turn, drive, turns
+from hearts.players.drive import Fault, Turn, check_answer, drive, turns
 from hearts.players.random_player import RandomPlayer
 from hearts.players.registry import make_player
 
@@ -245,3 +245,21 @@ def test_on_move_sees_every_event_in_order() -> None:
     drive(game, randoms(), hands=1, on_move=lambda t: events.extend(t.events))
     assert sum(isinstance(e, CardPlayed) for e in events) == 52
     assert sum(isinstance(e, TrickWon) for e in events) == 13
+
+
+def test_check_answer_names_each_fault_without_applying_the_move() -> None:
+    game = Game(Rules.preset("no-passing"), seed=3)
+    seat = game.hand.turn
+    view = game.view(seat)
+    before = repr(game), game.hand.hands[:]
+    assert check_answer(game, seat, PlayCard(seat, view.legal[0])) is None
+    cases = [
+        (ValueError("bad"), "crash", "ValueError: bad"),
+        ("2C", "malformed", "answered '2C', not a move"),
+        (PlayCard((seat + 1) % 4, view.legal[0]), "illegal", f"answered for seat {(seat + 1) % 4}"),
+        (illegal_card(view), "illegal", "illegal play"),
+    ]
+    for answer, kind, words in cases:
+        fault = check_answer(game, seat, answer)
+        assert fault is not None and fault.kind == kind and words in fault.message and fault.seat == seat
+    assert (repr(game), game.hand.hands) == before

@@ -126,6 +126,33 @@ def _fault(seat: int, move: object, seconds: float, time_limit: float | None) ->
     return None
 
 
+def _crash(seat: int, error: BaseException) -> Fault:
+    return Fault(seat, "crash", f"{type(error).__name__}: {error}", error)
+
+
+def check_answer(game: Game, seat: int, answer: object) -> Fault | None:
+    """The fault in ``seat``'s answer (its move, or what its player raised), checked against the rules
+    without applying it; None when the move may be applied. For a face that has its players decide off
+    the loop (the terminal's worker thread, the server's) and applies the move later, its own way.
+
+    >>> from hearts.core import Game, Rules
+    >>> game = Game(Rules.preset("no-passing"), seed=1)
+    >>> check_answer(game, game.hand.turn, RuntimeError("no idea")).message
+    'RuntimeError: no idea'
+    >>> check_answer(game, game.hand.turn, game.legal_moves()[0]) is None
+    True
+    """
+    if isinstance(answer, BaseException):
+        return _crash(seat, answer)
+    fault = _fault(seat, answer, 0.0, None)
+    if fault is None:
+        try:
+            game.check(answer)  # type: ignore[arg-type]  # _fault found it to be a move
+        except ValueError as exc:
+            return Fault(seat, "illegal", str(exc), exc)
+    return fault
+
+
 def _raise(fault: Fault, view: SeatView) -> Player:
     raise fault.error
 
@@ -173,7 +200,7 @@ def drive(
             try:
                 move = players[seat].decide(seen).move
             except Exception as exc:  # noqa: BLE001 - whatever a player raises is its fault
-                fault: Fault | None = Fault(seat, "crash", f"{type(exc).__name__}: {exc}", exc)
+                fault: Fault | None = _crash(seat, exc)
             else:
                 seconds = clock() - start
                 fault = _fault(seat, move, seconds, time_limit)
