@@ -229,7 +229,9 @@ def test_a_decision_over_the_time_limit_is_a_timeout_fault() -> None:
     assert isinstance(fault.error, TimeoutError)
     # without a limit the same slow player is no fault
     faults.clear()
-    drive(Game(Rules.preset("no-passing"), seed=2), players, moves=8, on_fault=lambda f, v: faults.append(f) or players[0])
+    drive(
+        Game(Rules.preset("no-passing"), seed=2), players, moves=8, on_fault=lambda f, v: faults.append(f) or players[0]
+    )
     assert faults == []
 
 
