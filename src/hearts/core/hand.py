@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from itertools import combinations
-from typing import NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from hearts.core.cards import (
     CARDS,
@@ -44,6 +44,9 @@ from hearts.core.events import (
     TrickWon,
 )
 from hearts.core.rules import MoonOption, MoonScoring, OpeningLead, PassDirection, Rules
+
+if TYPE_CHECKING:
+    from hearts.core.moves import Move
 
 
 class Phase(Enum):
@@ -558,3 +561,27 @@ class HandState:
             f"<HandState #{self.number} {self.phase.value} turn={self.turn} "
             f"tricks={len(self.tricks)} trick={[str(c) for c in self.trick]}>"
         )
+
+    def apply(self, move: Move) -> list[Event]:
+        """Apply any move to this lone hand, as :meth:`Game.apply <hearts.core.game.Game.apply>` does to a
+        game, and return its events; an illegal move raises and changes nothing.
+
+        >>> from hearts.core.moves import PlayCard
+        >>> from hearts.core.rules import Rules
+        >>> hand = HandState.deal(Rules.preset("no-passing"), random.Random(7))
+        >>> [type(e).__name__ for e in hand.apply(PlayCard(hand.turn, Card.parse("2C")))]
+        ['CardPlayed']
+        >>> hand.apply(PlayCard(hand.turn, Card.parse("2C")))
+        Traceback (most recent call last):
+        ...
+        hearts.core.errors.IllegalMoveError: illegal play 2♣ by ...
+        """
+        from hearts.core.moves import ChooseMoon, PassCards, PlayCard
+
+        if isinstance(move, PlayCard):
+            return self.play(move.card, move.seat)
+        if isinstance(move, PassCards):
+            return self.pass_cards(move.seat, move.cards)
+        if isinstance(move, ChooseMoon):
+            return self.choose_moon(move.seat, move.option)
+        raise IllegalMoveError(f"not a move: {move!r}")

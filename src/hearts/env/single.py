@@ -19,6 +19,7 @@ from hearts.core import IllegalMoveError, OutOfTurnError, Rules
 from hearts.env.encoding import ACTION_COUNT, describe_action, layout_for
 from hearts.env.table import RENDER_FPS, RENDER_MODES, Episode, Reward, Table, check_render_mode, render_table
 from hearts.players.base import Player
+from hearts.players.drive import turns
 from hearts.players.registry import make_player
 
 Opponent = str | Player
@@ -108,9 +109,9 @@ class HeartsGymEnv(gymnasium.Env):
         learner's reward from hands that ended meanwhile."""
         total = 0.0
         table = self.table
-        while not table.over and self.seat not in table.to_move:
-            seat = table.next_seat
-            assert seat is not None
+        for seat in turns(table.game if table.game is not None else table.hand):
+            if self.seat in table.to_move:
+                break
             decision = self.players[seat].decide(table.view(seat))
             for vector in table.apply(decision.move):
                 total += vector[self.seat]

@@ -240,16 +240,7 @@ class Table:
             raise OutOfTurnError(f"the {self.episode.value} is over: {move!r} refused")
         hand = self.hand
         finished_before = len(self.game.finished) if self.game is not None else 0
-        if self.game is not None:
-            self.game.apply(move)
-        elif isinstance(move, PlayCard):
-            hand.play(move.card, move.seat)
-        elif isinstance(move, PassCards):
-            hand.pass_cards(move.seat, move.cards)
-        elif isinstance(move, ChooseMoon):
-            hand.choose_moon(move.seat, move.option)
-        else:
-            raise IllegalMoveError(f"not a move: {move!r}")
+        (self.game if self.game is not None else hand).apply(move)
         if isinstance(move, PassCards):
             self.selected[move.seat] = 0
         if self.game is not None:

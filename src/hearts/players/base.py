@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hearts.core import Card, CardSet, ChooseMoon, Game, MoonOption, Move, PassCards, Phase, PlayCard, SeatView
+from hearts.players.drive import drive
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,14 +125,7 @@ def play_game(game: Game, players: Sequence[Player], *, hands: int | None = None
     """Play ``game`` on with one player per seat until it ends (or ``hands`` more hands are over).
 
     Each player is given only its own seat's view; every decision is applied with
-    :meth:`Game.apply`, so an illegal move raises. Returns the same game.
+    :meth:`Game.apply`, so an illegal move raises. Returns the same game. It is
+    :func:`hearts.players.drive.drive` without hooks.
     """
-    if len(players) != game.rules.players:
-        raise ValueError(f"{len(players)} players for {game.rules.players} seats")
-    stop_after = None if hands is None else len(game.finished) + hands
-    while not game.is_over and (stop_after is None or len(game.finished) < stop_after):
-        for seat in game.to_move:
-            game.apply(players[seat].decide(game.view(seat)).move)
-            if game.is_over or game.phase is not Phase.PASS:
-                break
-    return game
+    return drive(game, players, hands=hands)

@@ -20,13 +20,13 @@ worker ends).
 from __future__ import annotations
 
 import atexit
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearts.core import ChooseMoon, Game, HandState, Move, PassCards, PlayCard, Rules, SeatView
+from hearts.core import Game, HandState, Rules, SeatView
 from hearts.players.base import Player
+from hearts.players.drive import Fault, Turn, drive
 from hearts.players.registry import make_player, parse_player
 from hearts.sim import live
 
@@ -78,28 +78,12 @@ class SeatFault:
         }
 
 
-def apply_to_hand(hand: HandState, move: Move) -> None:
-    """Make ``move`` in a lone hand (the engine refuses an illegal one with a ``ValueError``, the hand unchanged)."""
-    if isinstance(move, PlayCard):
-        hand.play(move.card, move.seat)
-    elif isinstance(move, PassCards):
-        hand.pass_cards(move.seat, move.cards)
-    else:
-        hand.choose_moon(move.seat, move.option)
-
-
 class SeatFaultError(Exception):
     """A fault under ``on_fault="stop"``: the tournament stops and names it."""
 
     def __init__(self, fault: SeatFault) -> None:
         super().__init__(fault.words())
         self.fault = fault
-
-
-class _Failed(Exception):
-    def __init__(self, kind: str, message: str, decision: int | None = None, stderr: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
-        self.kind, self.message, self.decision, self.stderr = kind, message, decision, stderr
 
 
 class TableSeat:
@@ -116,63 +100,55 @@ class TableSeat:
         self.fault: SeatFault | None = None
         self.stand_in: Player | None = None
 
-    def play(self, view: SeatView, apply: Callable[[Move], object]) -> None:
-        """Decide ``view``'s move and ``apply`` it (which raises ``ValueError`` on an illegal move), then report
-        the table's share played to whoever follows it live (:func:`hearts.sim.live.report`)."""
-        self._play(view, apply)
-        live.report(view)  # outside the player's timed decision; the stand-in's moves move the table on too
-
-    def _play(self, view: SeatView, apply: Callable[[Move], object]) -> None:
-        if self.stand_in is None:
-            start = time.perf_counter()
-            try:
-                move = self._move(view)
-                seconds = time.perf_counter() - start
-                try:
-                    apply(move)
-                except ValueError as exc:
-                    raise _Failed("illegal", f"{exc}") from None
-            except _Failed as failed:
-                self._faulted(view, failed)
-            else:
-                self.times.append(seconds)
-                return
-        assert self.stand_in is not None
-        apply(self.stand_in.decide(view).move)  # our own player: an error here is a bug, raised as such
-
-    def _move(self, view: SeatView) -> Move:
+    def faulted(self, fault: Fault, view: SeatView) -> Player:
+        """The player faulted on ``view``: note it (a bot's own account of its fault when it gave one), then
+        stop the tournament (``on_fault="stop"``) or name the stand-in that plays the seat from now on."""
         from hearts.players.external import BotFaultError
 
-        try:
-            move = self.player.decide(view).move
-        except BotFaultError as exc:
-            f = exc.fault
-            raise _Failed(f.kind, f.message, f.decision, f.stderr_tail) from None
-        except Exception as exc:  # noqa: BLE001 - whatever a player raises is its fault, named below
-            raise _Failed("crash", f"{type(exc).__name__}: {exc}") from None
-        if not isinstance(move, (PlayCard, PassCards, ChooseMoon)):
-            raise _Failed("malformed", f"answered {move!r}, not a move")
-        if move.seat != view.seat:
-            raise _Failed("illegal", f"answered for seat {move.seat}, not its own seat {view.seat}")
-        return move
-
-    def _faulted(self, view: SeatView, failed: _Failed) -> None:
-        self.fault = SeatFault(
-            self.index,
-            self.seat,
-            view.hand_number - self.first_hand + 1,
-            failed.kind,
-            failed.message,
-            failed.decision,
-            failed.stderr,
-        )
+        error = fault.error
+        if isinstance(error, BotFaultError):
+            f = error.fault
+            kind, message, decision, stderr = f.kind, f.message, f.decision, f.stderr_tail
+        else:
+            kind, message, decision, stderr = fault.kind, fault.message, None, ()
+        hand = view.hand_number - self.first_hand + 1
+        self.fault = SeatFault(self.index, self.seat, hand, kind, message, decision, stderr)
         if self.on_fault == "stop":
             raise SeatFaultError(self.fault)
         self.stand_in = make_player(STAND_IN, seed=self.seed)
+        return self.stand_in
 
     def forfeits(self, hand: int) -> bool:
         """Whether this seat's hand ``hand`` (0-based) is scored as a forfeit: it faulted in it or before."""
         return self.fault is not None and hand >= self.fault.hand - 1
+
+
+def drive_table(
+    table: Game | HandState,
+    seats: Sequence[TableSeat],
+    *,
+    view: Callable[[int], SeatView] | None = None,
+    hands: int | None = None,
+    moves: int | None = None,
+) -> None:
+    """Play ``table`` on with its seats' players through :func:`~hearts.players.drive.drive`: each seat's own
+    decision times are kept, a fault goes to the seat (:meth:`TableSeat.faulted`), and the share of the table
+    played is reported after every move to whoever follows it live (:func:`hearts.sim.live.report`)."""
+
+    def on_move(turn: Turn) -> None:
+        if not turn.stand_in:  # a stand-in's time is never the player's
+            seats[turn.seat].times.append(turn.seconds)
+        live.report(turn.view)
+
+    drive(
+        table,
+        [s.player for s in seats],
+        hands=hands,
+        moves=moves,
+        view=view,
+        on_fault=lambda fault, seen: seats[fault.seat].faulted(fault, seen),
+        on_move=on_move,
+    )
 
 
 def table_seats(
@@ -222,10 +198,9 @@ def check_players(specs: Iterable[str], budget: float | None = None, rules: Rule
             raise PlayerCheckError(f"{spec}: {exc}" if spec not in str(exc) else str(exc)) from None
         try:
             if rules is not None and parsed.kind != "level":
-                game = Game(rules, seed=0)
-                seat = TableSeat(player, 0, game.to_move[0], 0, "stop")
+                seats = [TableSeat(player, 0, s, 0, "stop") for s in range(rules.players)]
                 try:
-                    seat.play(game.view(game.to_move[0]), game.apply)
+                    drive_table(Game(rules, seed=0), seats, moves=1)
                 except SeatFaultError as exc:
                     raise PlayerCheckError(
                         f"{parsed.label} cannot play: {exc.fault.words()} (asked for its first move before the "

@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hearts.core import GameRecord, HandState, Phase, Rules, cards_of, dumps, seat_name
+from hearts.core import GameRecord, Phase, Rules, cards_of, dumps, seat_name
 from hearts.core.game import Game
 from hearts.players.base import Player
+from hearts.players.drive import turns
 from hearts.players.random_player import RandomPlayer
 from hearts.players.registry import LEVELS, make_player
 from hearts.sim.stats import Estimate, t_quantile
@@ -274,36 +275,31 @@ def play_hands(
 ) -> int:
     """Play ``game`` until it is over or ``hands`` hands have finished; return the hands finished.
 
-    The one loop that drives the engine; a compiled batch path can stand beside it.
+    The turns come from the one game loop (:func:`hearts.players.drive.turns`); a :class:`FastRandom`
+    seat's move is drawn from the engine's legal plays and applied here, any other seat's player decides
+    on its view. A compiled batch path can stand beside it.
     """
     pass_count = game.rules.pass_count
     PLAY, PASS = Phase.PLAY, Phase.PASS  # locals: an enum member read through its class is slow
-    done = 0
-    while done < hands and not game.winners:
-        hand: HandState = game.hand
-        if hand.phase is PASS:
-            for seat in hand.to_move:
-                player = players[seat]
-                if isinstance(player, FastRandom):
-                    game.pass_cards(seat, player.rng.sample(cards_of(hand.hands[seat]), pass_count))
-                else:
-                    game.apply(player.decide(game.view(seat)).move)
-        while hand.phase is PLAY:
-            player = players[hand.turn]
-            if isinstance(player, FastRandom):
+    finished = game.finished
+    before = len(finished)
+    for seat in turns(game, hands):
+        player = players[seat]
+        if isinstance(player, FastRandom):
+            hand = game.hand
+            phase = hand.phase
+            if phase is PLAY:
                 game.play(player.rng.choice(hand.legal_plays()))
+            elif phase is PASS:
+                game.pass_cards(seat, player.rng.sample(cards_of(hand.hands[seat]), pass_count))
             else:
-                game.apply(player.decide(game.view(hand.turn)).move)
-        if hand.phase is Phase.MOON_CHOICE:
-            shooter = hand.shooter
-            assert shooter is not None
-            player = players[shooter]
-            decider = player.moon_player if isinstance(player, FastRandom) else player
-            game.apply(decider.decide(game.view(shooter)).move)
-        assert hand.scores is not None
+                game.apply(player.moon_player.decide(game.view(seat)).move)
+        else:
+            game.apply(player.decide(game.view(seat)).move)
+    for hand in finished[before:]:
+        assert hand.scores is not None  # finished hands are scored
         on_hand(HandOutcome(hand.scores, hand.shooter))
-        done += 1
-    return done
+    return len(finished) - before
 
 
 def simulate(

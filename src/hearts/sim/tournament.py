@@ -56,7 +56,6 @@ from typing import Any
 from hearts.core import (
     Game,
     HandState,
-    Phase,
     Rules,
     SeatView,
     deal_cards,
@@ -71,10 +70,10 @@ from hearts.sim.seats import (
     SeatFault,
     SeatFaultError,
     TableSeat,
-    apply_to_hand,
     check_players,
     close_kept,
     close_seats,
+    drive_table,
     forfeit_points,
     table_scores,
     table_seats,
@@ -293,9 +292,7 @@ def _play_deal_table(
     hand = HandState(rules, dealt, index)
     zeros = (0,) * n
     try:
-        while hand.phase is not Phase.HAND_OVER:
-            for seat in hand.to_move:
-                seats[seat].play(SeatView.of_hand(hand, seat, zeros, names), lambda move: apply_to_hand(hand, move))
+        drive_table(hand, seats, view=lambda seat: SeatView.of_hand(hand, seat, zeros, names))
     finally:
         close_seats(seats)
     scores, moons = table_scores(seats, [hand], rules)
@@ -309,13 +306,9 @@ def _play_game_table(config: TournamentConfig, index: int, table: int, seating: 
     names, seats = _seats(config, "game", index, table, seating)
     game = Game(rules, seed=0, deals=lambda number: deal_for(config, "game", index, number), names=names)
     try:
-        while not game.is_over:
-            if game.hand_number >= MAX_HANDS_PER_GAME:
-                raise TournamentError(
-                    f"game {index} has not ended after {MAX_HANDS_PER_GAME} hands (totals {game.totals})"
-                )
-            for seat in game.to_move:
-                seats[seat].play(game.view(seat), game.apply)
+        drive_table(game, seats, hands=MAX_HANDS_PER_GAME)
+        if not game.is_over:
+            raise TournamentError(f"game {index} has not ended after {MAX_HANDS_PER_GAME} hands (totals {game.totals})")
     finally:
         close_seats(seats)
     finished = game.finished

@@ -30,6 +30,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import LEVELS, Decision, Player, make_player
+from hearts.players.drive import check_answer
 from hearts.players.registry import parse_player
 
 #: The seat the person at the keyboard holds.
@@ -291,17 +292,13 @@ class Session:
         return player.decide(view)
 
     def checked(self, seat: int, decision: Decision | BaseException) -> tuple[Move, str | None]:
-        """The move to apply for computer ``seat``: its decision if legal, else a random legal move and why."""
-        if isinstance(decision, Decision):
-            try:
-                self.game.check(decision.move)
-                if getattr(decision.move, "seat", None) == seat:
-                    return decision.move, None
-                problem = f"it answered for seat {getattr(decision.move, 'seat', '?')}"
-            except HeartsError as exc:
-                problem = str(exc)
-        else:
-            problem = f"{type(decision).__name__}: {decision}"
+        """The move to apply for computer ``seat``: its decision if legal, else a random legal move and why
+        (the fault named as the one game loop names it: :func:`hearts.players.drive.check_answer`)."""
+        fault = check_answer(self.game, seat, decision.move if isinstance(decision, Decision) else decision)
+        if fault is None:
+            assert isinstance(decision, Decision)
+            return decision.move, None
+        problem = fault.message
         moves = self.game.legal_moves(seat)
         rng = random.Random(self.game.seed ^ len(self.game.finished) ^ seat)
         return rng.choice(

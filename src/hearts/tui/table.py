@@ -37,6 +37,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import Decision
+from hearts.players.drive import next_turn
 from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, plural, refusal_words, verb
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session
@@ -346,37 +347,26 @@ class TableScreen(Screen[None]):
                 self._log_hand_start()
                 self.refresh_table()
                 continue
-            phase = game.phase
-            if phase is Phase.PASS:
-                # The computer seats pass one at a time (each re-checked against the game as it is
-                # now); once only the human owes a pass, wait for it.
-                waiting = [s for s in game.to_move if s != HUMAN]
-                if waiting:
-                    await self._computer_move(waiting[0])
-                    continue
-                self.refresh_table()
+            # Whose move, from the one game loop: the computer seats pass first, one at a time (each
+            # re-checked against the game as it is now), and the human in their own time.
+            seat = next_turn(game, later=(HUMAN,))
+            if seat is None:  # pragma: no cover - a game that is not over has a seat to move
                 return
-            if phase is Phase.PLAY:
-                seat = game.hand.turn
-                if seat == HUMAN:
+            if seat != HUMAN:
+                if game.phase is Phase.PLAY:
                     self.refresh_table()
-                    return
-                self.refresh_table()
-                await asyncio.sleep(card_delay)
+                    await asyncio.sleep(card_delay)
                 await self._computer_move(seat)
                 continue
-            if phase is Phase.MOON_CHOICE:
-                shooter = game.to_move[0]
-                if shooter == HUMAN:
-                    view = session.view()
-                    option = await self.app.push_screen_wait(
-                        MoonScreen(game.rules.moon_points, view.totals, session.names, HUMAN)
-                    )
-                    self.after(session.apply(ChooseMoon(HUMAN, option)))
-                else:
-                    await self._computer_move(shooter)
+            if game.phase is Phase.MOON_CHOICE:
+                view = session.view()
+                option = await self.app.push_screen_wait(
+                    MoonScreen(game.rules.moon_points, view.totals, session.names, HUMAN)
+                )
+                self.after(session.apply(ChooseMoon(HUMAN, option)))
                 continue
-            return  # pragma: no cover - a game's hand is never left in HAND_OVER
+            self.refresh_table()  # the human's pass or play: wait for it
+            return
 
     async def _computer_move(self, seat: int) -> None:
         session = self.session
