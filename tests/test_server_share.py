@@ -277,3 +277,49 @@ def test_a_crashed_bot_is_shown_as_its_stand_in_and_never_credited(tmp_path: Pat
         hands = len(c.get(f"/api/tables/{table['id']}/hands").json())
         assert bot["faults"] == hands > 0 and bot["hands"] == 0 and bot["wins"] == 0 and bot["points"] == 0
         assert table["seats"][0]["token"] is None
+
+
+BROKEN_BOTS = '''
+from hearts.core import PlayCard
+
+
+def _broken(how):
+    asked = 0
+
+    def play(view):  # a py: player may be a callable from a seat's view to its move
+        nonlocal asked
+        asked += 1
+        if asked < 5:
+            return PlayCard(view.seat, view.legal[0])
+        if how == "raise":
+            raise RuntimeError("lost my weights")
+        return PlayCard(view.seat, next(c for c in range(52) if not view.hand.mask >> c & 1))
+
+    return play
+
+
+def raising(seed=None):
+    return _broken("raise")
+
+
+def cheating(seed=None):
+    return _broken("cheat")
+'''
+
+
+@pytest.mark.parametrize(("factory", "words"), [("raising", "crashed: RuntimeError: lost my weights"), ("cheating", "played illegally: ")])
+def test_a_py_bot_raising_or_cheating_at_a_table_is_its_fault_and_the_table_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factory: str, words: str
+) -> None:
+    (tmp_path / "broken_bots.py").write_text(BROKEN_BOTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    app = create_app(f"sqlite:///{tmp_path / 'bots.db'}", bots={"mybot": f"py:broken_bots:{factory}"}, pause=0)
+    with TestClient(app) as c:
+        seats = [{"kind": "bot", "level": "mybot"}] + [{"kind": "computer", "level": "random"}] * 3
+        table = c.post("/api/tables", json={"preset": "no-passing", "seats": seats, "rules": {"target": 30}}).json()
+        with c.websocket_connect(f"/ws/{table['watch_token']}") as wv:
+            while wv.receive_json().get("view", {}).get("phase") != "game-over":
+                pass
+        seat = c.get(f"/api/tables/{table['id']}").json()["seats"][0]
+        assert seat["stand_in"] is True and seat["fault"].startswith(words), seat
+        assert c.get(f"/api/tables/{table['id']}/record").status_code == 200  # a finished game whose record replays

@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hearts.core import Game, HeartsError, Move, Phase, Rules, move_to_dict
+from hearts.core import Game, Move, Phase, Rules, move_to_dict
 from hearts.players import LEVELS, Player, make_player
+from hearts.players.drive import check_answer, next_turn
 from hearts.server.protocol import encode
 from hearts.server.share import Busy, ThinkPool
 
@@ -165,20 +166,32 @@ class SeatDriver:
             self._wake.set()
 
     def next_automated(self) -> tuple[int, str, float] | None:
-        """The next seat a computer must move for: (seat, actor, seconds to wait first), or None."""
+        """The next seat a computer must move for: (seat, actor, seconds to wait first), or None.
+
+        The turn is the game loop's (:func:`~hearts.players.drive.next_turn`, the people's seats
+        passing in their own time); a person's turn is a stand-in's only once they have been away for
+        the table's ``standin_after``.
+        """
         table = self.table
+        seat = next_turn(table.game, later=self.people)
+        if seat is None:
+            return None
+        if table.seats[seat].kind in ("computer", "bot"):
+            return seat, table.seats[seat].kind, 0.0
         best: tuple[int, str, float] | None = None
         now = time.monotonic()
         after = table.options.get("standin_after")
-        for seat in table.game.to_move:
+        for seat in table.game.to_move:  # every seat owing a move is a person's now
             s = table.seats[seat]
-            if s.kind in ("computer", "bot"):
-                return seat, s.kind, 0.0
-            if s.kind == "human" and s.joined and not s.clients and after is not None:
+            if s.joined and not s.clients and after is not None:
                 wait = max(0.0, s.away_since + float(after) - now)
                 if best is None or wait < best[2]:
                     best = (seat, "stand-in", wait)
         return best
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        return tuple(s.seat for s in self.table.seats if s.kind == "human")
 
     def _player(self, seat: int, actor: str) -> Player:
         table = self.table
@@ -226,15 +239,13 @@ class SeatDriver:
             if table.game.phase is Phase.PLAY and float(table.options["pause"]) > 0:
                 await asyncio.sleep(float(table.options["pause"]))  # a visible pause, so people can follow
             view = table.game.view(seat)
+            answer: Move | Exception
             try:
                 # Made in the thinking pool too: a search player's first construction in this
                 # process loads (or compiles) its numba kernels, which must not stall the event loop.
-                move = await table.manager.pool.run(table.id, "move", self._decide, seat, actor, view)
-            except Exception as exc:  # noqa: BLE001 - a broken bot must not stop the table
-                log.exception("computer seat %s at table %s failed; playing a random legal move", seat, table.id)
-                if actor == "bot" and self.faults[seat] is None:
-                    self.faults[seat] = f"failed: {type(exc).__name__}"
-                move = make_player("random", seed=seq).decide(view).move
+                answer = await table.manager.pool.run(table.id, "move", self._decide, seat, actor, view)
+            except Exception as exc:  # noqa: BLE001 - a broken player must not stop the table: checked below
+                answer = exc
             if actor == "bot" and self.faults[seat] is not None:
                 actor = "stand-in"  # the bot faulted: the move is its stand-in's, never credited to the bot
             async with table.lock:
@@ -243,18 +254,22 @@ class SeatDriver:
                 now = self.next_automated()
                 if now is None or now[0] != seat or now[2] > 0:
                     continue
+                fault = check_answer(table.game, seat, answer)  # the game loop's check of any answer
+                if fault is not None:
+                    log.warning(
+                        "computer seat %s at table %s %s: %s; a random legal move instead",
+                        seat, table.id, FAULT_WORDS.get(fault.kind, fault.kind), fault.message,
+                        exc_info=fault.kind == "crash" and fault.error,
+                    )  # fmt: skip
+                    if table.seats[seat].kind == "bot" and self.faults[seat] is None:
+                        self.faults[seat] = f"{FAULT_WORDS.get(fault.kind, fault.kind)}: {fault.message}"[:160]
+                        actor = "stand-in"
+                    answer = make_player("random", seed=seq).decide(table.game.view(seat)).move
                 if actor == "stand-in" and not self.stand_in[seat]:
                     self.stand_in[seat] = True
                     table.broadcast_presence()
-                try:
-                    await table.commit(move, actor)
-                except HeartsError:
-                    log.exception("computer seat %s at table %s chose an illegal move %r", seat, table.id, move)
-                    if table.seats[seat].kind == "bot" and self.faults[seat] is None:
-                        self.faults[seat], actor, self.stand_in[seat] = f"played illegally: {move}", "stand-in", True
-                        table.broadcast_presence()
-                    fallback = make_player("random", seed=seq).decide(table.game.view(seat)).move
-                    await table.commit(fallback, actor)
+                assert not isinstance(answer, Exception)
+                await table.commit(answer, actor)
 
     def release_players(self) -> None:
         """Stop the table's computer players (an external bot's program ends with its game)."""
