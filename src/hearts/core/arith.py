@@ -94,7 +94,8 @@ _MOON_CODES = {
     MoonScoring.SUBTRACT_FROM_SHOOTER: MOON_SUBTRACT_FROM_SHOOTER,
     MoonScoring.DISABLED: MOON_DISABLED,
 }
-_ROWS: dict[Rules, tuple[int, ...]] = {}
+#: rules_row's results by ``id(rules)`` (a Rules hashes all its fields: slower than building a hand).
+_ROWS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
 
 
 def rules_row(rules: Rules) -> tuple[int, ...]:
@@ -102,9 +103,9 @@ def rules_row(rules: Rules) -> tuple[int, ...]:
 
     Built once per rules (a plain-Python helper; numba never sees it).
     """
-    row = _ROWS.get(rules)
-    if row is not None:
-        return row
+    known = _ROWS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
     cycle = rules.pass_cycle or ()
     values = [0] * (RULES_BASE_SIZE + len(cycle))
     values[R_PLAYERS] = rules.players
@@ -131,7 +132,8 @@ def rules_row(rules: Rules) -> tuple[int, ...]:
         values[R_CYCLE + i] = direction.offset(rules.players)
     if len(_ROWS) > 256:
         _ROWS.clear()
-    row = _ROWS[rules] = tuple(values)
+    row = tuple(values)
+    _ROWS[id(rules)] = (rules, row)  # holding the rules keeps its id from being reused
     return row
 
 
@@ -140,18 +142,17 @@ def rules_row(rules: Rules) -> tuple[int, ...]:
 
 def popcount(mask: int) -> int:
     """How many cards a mask holds."""
-    return int(mask).bit_count()  # int(): the kernels run as Python pass numpy ints
+    return mask.bit_count()
 
 
 def lowest_card(mask: int) -> int:
     """The lowest-numbered card of a non-empty mask."""
-    m = int(mask)
-    return (m & -m).bit_length() - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def highest_card(mask: int) -> int:
     """The highest-numbered card of a non-empty mask."""
-    return int(mask).bit_length() - 1
+    return mask.bit_length() - 1
 
 
 # -- the rules of play ------------------------------------------------------------------------

@@ -152,6 +152,18 @@ if JIT_ENABLED:
     def _highest_card(mask):  # type: ignore[no-untyped-def]
         return lambda mask: 63 - _ctlz(mask)
 
-else:  # the kernels run as Python and call arith's bit helpers as they are
-    for _bits in arith.BIT_FUNCTIONS:
-        register_jitable(_bits)
+else:
+    # The kernels run as Python, on numpy ints, which lack int's bit methods: arith's bit helpers
+    # are replaced in this (debugging) mode by ones that convert first; arith's rules look them up
+    # by name at each call, so they use these too.
+    def _popcount(mask: int) -> int:
+        return int(mask).bit_count()
+
+    def _lowest_card(mask: int) -> int:
+        m = int(mask)
+        return (m & -m).bit_length() - 1
+
+    def _highest_card(mask: int) -> int:
+        return int(mask).bit_length() - 1
+
+    arith.popcount, arith.lowest_card, arith.highest_card = _popcount, _lowest_card, _highest_card

@@ -3,7 +3,12 @@ as one CPU instruction each (LLVM's ``ctpop``/``cttz``/``ctlz``; see :mod:`heart
 
 from __future__ import annotations
 
-import hearts.fast._jit  # noqa: F401  (registers the compiled versions with numba)
-from hearts.core.arith import highest_card, lowest_card, popcount
+from hearts.core import arith
+from hearts.fast import _jit  # noqa: F401  (registers the compiled versions with numba first)
+
+# Read after _jit: with the jit off it has replaced these with numpy-safe versions.
+popcount = arith.popcount
+lowest_card = arith.lowest_card
+highest_card = arith.highest_card
 
 __all__ = ["highest_card", "lowest_card", "popcount"]
