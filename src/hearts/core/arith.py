@@ -212,14 +212,15 @@ def penalty_points(mask: int, R: Ints) -> int:
 # -- scoring a hand ---------------------------------------------------------------------------
 
 
-def moon_shooter(taken: Ints, n: int, R: Ints) -> int:
-    """The seat that took every penalty card (``taken[s]``: the cards seat ``s`` took), or -1
-    (always -1 where the rules play without the moon)."""
+def moon_shooter(taken: Ints, at: int, n: int, R: Ints) -> int:
+    """The seat that took every penalty card (``taken[at + s]``: the cards seat ``s`` took), or -1
+    (always -1 where the rules play without the moon). Offsets (``at``), not slices, let the
+    compiled code pass its state array as it is."""
     shooter = -1
     if R[R_MOON] != MOON_DISABLED:
         penalty = R[R_PENALTY]
         for s in range(n):
-            if taken[s] & penalty == penalty:
+            if taken[at + s] & penalty == penalty:
                 shooter = s
     return shooter
 
@@ -233,19 +234,21 @@ def moon_adds(R: Ints, choice: int) -> bool:
 
 def hand_scores(
     points: Ints,
+    points_at: int,
     taken: Ints,
+    taken_at: int,
     n: int,
     R: Ints,
     shooter: int,
     add: bool,
     scores: MutableInts,
 ) -> None:
-    """Write a finished hand's scores into ``scores[0:n]``: each seat's penalty ``points``, or the
-    moon of ``shooter`` (>= 0) added to the others (``add``) or subtracted from the shooter;
-    then the bonus card to the seat that took it."""
+    """Write a finished hand's scores into ``scores[0:n]``: each seat's penalty points
+    (``points[points_at + s]``), or the moon of ``shooter`` (>= 0) added to the others (``add``) or
+    subtracted from the shooter; then the bonus card to the seat that took it (``taken[taken_at + s]``)."""
     if shooter < 0:
         for s in range(n):
-            scores[s] = points[s]
+            scores[s] = points[points_at + s]
     else:
         value = R[R_MOON_POINTS]
         for s in range(n):
@@ -256,7 +259,7 @@ def hand_scores(
     bonus = R[R_BONUS_CARD]
     if bonus >= 0:
         for s in range(n):
-            if (taken[s] >> bonus) & 1:
+            if (taken[taken_at + s] >> bonus) & 1:
                 scores[s] += R[R_BONUS_POINTS]
 
 

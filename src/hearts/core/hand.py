@@ -494,7 +494,7 @@ class HandState:
     # -- scoring ----------------------------------------------------------------
 
     def _score(self) -> None:
-        shooter = moon_shooter(self.taken, self.players, self._row)
+        shooter = moon_shooter(self.taken, 0, self.players, self._row)
         if shooter < 0:
             self._finish(-1, True)
             return
@@ -506,7 +506,7 @@ class HandState:
 
     def _finish(self, shooter: int, add: bool) -> None:
         scores = [0] * self.players
-        hand_scores(self.points, self.taken, self.players, self._row, shooter, add, scores)
+        hand_scores(self.points, 0, self.taken, 0, self.players, self._row, shooter, add, scores)
         self.scores = tuple(scores)
         self.phase = Phase.HAND_OVER
 

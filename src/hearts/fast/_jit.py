@@ -111,8 +111,12 @@ prange: Any = numba.prange
 
 # -- the shared rules, callable from compiled code ------------------------------------------------
 
+# Inlined into the kernels at numba's level (measured: 5-15% more rollouts a second than LLVM's own
+# choice); the moon choice is cold code, and inlining its tuple-returning helper trips numba's
+# pedantic IR checks, so it is compiled as a call.
+_CALLED = (arith.moon_rank, arith.best_moon_choice)
 for _rule in arith.RULE_FUNCTIONS:
-    register_jitable(_rule)
+    register_jitable(inline="never" if _rule in _CALLED else "always")(_rule)
 
 if JIT_ENABLED:
     from llvmlite import ir

@@ -220,8 +220,8 @@ def score_hand(S: np.ndarray, R: np.ndarray, moon_choice: int, scores: np.ndarra
     the choice itself belongs to a player, so callers that care read the returned shooter.
     """
     n = R[R_PLAYERS]
-    shooter = moon_shooter(S[S_TAKEN : S_TAKEN + n], n, R)
-    hand_scores(S[S_POINTS : S_POINTS + n], S[S_TAKEN : S_TAKEN + n], n, R, shooter, moon_adds(R, moon_choice), scores)
+    shooter = moon_shooter(S, S_TAKEN, n, R)
+    hand_scores(S, S_POINTS, S, S_TAKEN, n, R, shooter, moon_adds(R, moon_choice), scores)
     return shooter
 
 
