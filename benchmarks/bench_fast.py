@@ -134,26 +134,6 @@ def fast_rollouts(world: HandState, policy: str) -> Callable[[int, int], float]:
     return run
 
 
-def search_hook(world: HandState, compiled: bool) -> Callable[[int, int], float]:
-    """The search players' ``rollout(state, rng, shooters)`` hook on a copy of the world: their
-    Python ``greedy_rollout``, or :class:`hearts.fast.search_rollout.CompiledRollout`."""
-
-    def run(n: int, seed: int) -> float:
-        from hearts.fast.search_rollout import CompiledRollout
-        from hearts.players.search import greedy_rollout
-
-        rollout = CompiledRollout() if compiled else greedy_rollout
-        rng = random.Random(seed)
-        start = clock()
-        for _ in range(n):
-            hand = world.copy()
-            rollout(hand, rng, 0)
-            hand.scores  # noqa: B018
-        return clock() - start
-
-    return run
-
-
 def fast_candidates(world: HandState) -> Callable[[int, int], float]:
     """``rollout_candidates``: a search player's inner loop for one world (every legal card, the
     plain plan and the moon plan) in one call; ``n`` counts rollouts."""
@@ -307,8 +287,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ("fast random", fast_rollouts(world, "random"), args.rollouts),
             ("fast greedy", fast_rollouts(world, "greedy"), args.rollouts),
             ("fast greedy, 50 worlds a call", fast_rollout_worlds(world), args.rollouts),
-            ("search hook: Python greedy_rollout", search_hook(world, False), args.python_rollouts),
-            ("search hook: CompiledRollout", search_hook(world, True), args.python_rollouts * 2),
             (
                 f"rollout_candidates, {len(leading.legal_plays())} cards x 2 plans",
                 fast_candidates(leading),

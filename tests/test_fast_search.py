@@ -1,4 +1,4 @@
-"""The compiled rollout through the search players' rollout hook."""
+"""The compiled rollouts of the search players: legal to the engine, and the greedy policy card for card."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from hearts.core.cards import cards_of
 from hearts.core.hand import deal_cards
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, state_array
-from hearts.fast.search_rollout import CompiledRollout
 from hearts.players.expert import ExpertPlayer
 from hearts.players.hard import HardPlayer
 
@@ -30,66 +29,26 @@ def midgame_world(rules: Rules, seed: int, cards: int) -> HandState:
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("britannica", players=3), Rules.preset("omnibus", players=6)])
-def test_the_hook_plays_legal_cards_to_the_engines_end_of_hand(rules: Rules) -> None:
+def test_a_compiled_rollout_plays_legal_cards_to_the_engines_end_of_hand(rules: Rules) -> None:
     n, last = rules.players, rules.hand_size - 1
     for seed, cards in enumerate([0, 3, 7, 12, 15, (last - 1) * n + 1, last * n, last * n + 2]):
         world = midgame_world(rules, seed, cards=cards)
         for shooters in (0, 1 << world.turn):
-            played = world.copy()
-            CompiledRollout(0.1)(played, random.Random(seed), shooters)
-            assert played.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE)
-            assert len(played.tricks) == rules.hand_size and not any(played.hands)
-            # The same cards through the engine's checked play() (which refuses an illegal card).
+            # The kernel's cards through the engine's checked play() (which refuses an illegal card).
             checked = world.copy()
             trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
             pol = np.array([k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(rules.players)])
-            k.play_out_traced(
+            row = k.play_out_traced(
                 state_array(world), rules_array(rules), pol, 0.1, random.Random(seed).getrandbits(31), 0, trace
             )
             start = len(world.tricks) * rules.players + len(world.trick)
             for i in range(start, rules.hand_size * rules.players):
                 checked.play(int(trace[k.TRACE_PLAYS + 2 * i + 1]))
-            assert checked.tricks == played.tricks and checked.scores == played.scores
-            assert (checked.taken, checked.points, checked.shooter) == (played.taken, played.points, played.shooter)
-            assert checked.phase is played.phase and checked.hearts_broken == played.hearts_broken
-
-
-def test_the_same_rng_state_gives_the_same_rollout() -> None:
-    world = midgame_world(Rules(), 3, cards=9)
-    rollout = CompiledRollout()
-    a, b = world.copy(), world.copy()
-    rollout(a, random.Random(7), 0)
-    rollout(b, random.Random(7), 0)
-    assert a.tricks == b.tricks
-    c = world.copy()
-    rollout(c, random.Random(8), 0)
-    assert c.tricks != a.tricks  # another seed plays another way (the greedy policy has noise)
-
-
-def test_a_search_player_decides_with_the_compiled_rollout() -> None:
-    game = Game(Rules.preset("no-passing"), seed=4)
-    player = HardPlayer(seed=1, time_budget=5.0, worlds=6, rollout=CompiledRollout())
-    for _ in range(20):
-        seat = game.to_move[0]
-        decision = player.decide(game.view(seat))
-        game.apply(decision.move)  # raises if the card is illegal
-    assert player.last_rollouts >= 0 and len(game.hand.tricks) == 5
-
-
-def test_bad_epsilon_is_refused() -> None:
-    with pytest.raises(ValueError, match="epsilon"):
-        CompiledRollout(1.5)
-
-
-def test_search_players_take_the_compiled_rollout_by_name() -> None:
-    from hearts.players.expert import ExpertPlayer
-    from hearts.players.registry import make_player
-
-    player = make_player("hard", seed=2, rollout="compiled")
-    assert isinstance(player.rollout, CompiledRollout) and player.rollout.epsilon == 0.1  # type: ignore[attr-defined]
-    assert ExpertPlayer(seed=2, rollout="compiled", epsilon=0.05).rollout.epsilon == 0.05  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="unknown rollout 'turbo'"):
-        HardPlayer(rollout="turbo")
+            assert checked.phase in (Phase.HAND_OVER, Phase.MOON_CHOICE)
+            assert len(checked.tricks) == rules.hand_size and not any(checked.hands)
+            assert int(row[k.MAX_PLAYERS]) == (-1 if checked.shooter is None else checked.shooter)
+            if checked.phase is Phase.HAND_OVER:
+                assert tuple(int(x) for x in row[:n]) == checked.scores
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("britannica", target=60), Rules.preset("omnibus", players=5)])
@@ -143,7 +102,7 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
     """Without random cards (epsilon 0) both policies draw random numbers only for the lead's
     tie-break, from the same stream: so they must play every hand card for card alike, moon
     runner and defenders included."""
-    from hearts.players.search import make_greedy_rollout
+    from greedy_reference import make_greedy_rollout  # pytest puts tests/ on the path
 
     python_rollout = make_greedy_rollout(0.0)
     R = rules_array(rules)
@@ -166,14 +125,16 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
 
 
 def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
-    from hearts.players.search import _ROLLOUT_POLICIES
+    from hearts.fast import POLICIES
+    from hearts.players.search import ROLLOUT_POLICIES, _policy_code
 
-    assert _ROLLOUT_POLICIES == {
+    assert {name: _policy_code("rollout_policy", name) for name in ROLLOUT_POLICIES} == {
         "greedy": k.POLICY_GREEDY,
         "smart": k.POLICY_SMART,
         "medium": k.POLICY_MEDIUM,
         "medium-moon": k.POLICY_MEDIUM_MOON,
     }
+    assert set(ROLLOUT_POLICIES) <= set(POLICIES)
     assert HardPlayer(seed=1).rollout_policy == "medium"
     assert ExpertPlayer(seed=1).rollout_policy == "medium-moon"
     assert HardPlayer(seed=1).opponent_policy == "medium"
@@ -199,7 +160,7 @@ def searched_values(**options: object) -> list[list[list[float]]]:
     cands = candidate_cards(knowledge, sum(1 << c for c in view.legal))
     assert len(cands) > 1
     player = HardPlayer(seed=5, worlds=40, **options)  # type: ignore[arg-type]
-    vals, _, worlds, _, _ = player._search_compiled(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
+    vals, _, worlds, _, _ = player._search(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
     assert worlds == 40
     return vals
 

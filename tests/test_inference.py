@@ -143,8 +143,6 @@ def test_the_weighted_standard_error_matches_the_plain_one_for_equal_weights() -
 
 
 def test_a_search_player_with_inference_weighs_its_worlds_and_stays_seeded() -> None:
-    if HardPlayer(seed=0).kernels is None:
-        pytest.skip("inference needs the compiled loop (numba)")
     game = Game(Rules(), seed=5)
     rng = random.Random(5)
     while game.phase is Phase.PASS:
@@ -159,7 +157,6 @@ def test_a_search_player_with_inference_weighs_its_worlds_and_stays_seeded() -> 
     assert da == db and da.move.card in view.legal
     assert 1.0 <= a.last_ess <= 120 and a.last_worlds == 120
     assert "by the plays seen" in da.reason or "alike" in da.reason or "only legal" in da.reason
-    # On by default for hard and expert, off when asked; without compiled code it is off.
+    # On by default for hard and expert, off when asked.
     assert HardPlayer(seed=0).inference and ExpertPlayer(seed=0).inference
     assert not HardPlayer(seed=0, inference=False).inference
-    assert not HardPlayer(seed=0, rollout="python", inference=True).inference

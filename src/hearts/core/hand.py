@@ -19,19 +19,21 @@ import random
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from hearts.core.cards import (
-    CARDS,
-    CLUBS,
-    HEARTS,
-    QS_BIT,
-    SUIT_MASKS,
-    Card,
-    CardSet,
-    Suit,
-    cards_of,
+from hearts.core.arith import (
+    CHOICE_ADD_TO_OTHERS,
+    R_BREAKERS,
+    R_PENALTY,
+    hand_scores,
+    legal_of,
+    moon_adds,
+    moon_shooter,
+    penalty_points,
+    rules_row,
+    winning_card,
 )
+from hearts.core.cards import CARDS, HEARTS, QS_BIT, SUIT_MASKS, Card, CardSet, Suit, cards_of
 from hearts.core.errors import CardParseError, IllegalMoveError, OutOfTurnError
 from hearts.core.events import (
     CardPlayed,
@@ -47,6 +49,14 @@ from hearts.core.rules import MoonOption, MoonScoring, OpeningLead, PassDirectio
 
 if TYPE_CHECKING:
     from hearts.core.moves import Move
+
+#: The hand's fields that hold a value shared by copies (ints, tuples, the rules, enums).
+_VALUE_FIELDS = (
+    "rules", "players", "number", "direction", "dealt", "phase", "leader", "turn", "hearts_broken", "scores",
+    "shooter", "moon_option", "_row",
+)  # fmt: skip
+#: The hand's fields that hold a list, which each copy gets its own of (their items are immutable).
+_LIST_FIELDS = ("hands", "passed", "trick", "tricks", "taken", "points")
 
 
 class Phase(Enum):
@@ -124,11 +134,9 @@ def _as_card(card: object) -> Card:
 class HandState:
     """One hand of Hearts, from the deal to the score."""
 
-    __slots__ = (
-        "rules", "players", "number", "direction", "dealt", "hands", "passed", "phase",
-        "leader", "turn", "trick", "tricks", "hearts_broken", "taken", "points", "scores",
-        "shooter", "moon_option", "_breakers",
-    )  # fmt: skip
+    # The one list of the hand's fields: __slots__, _set_position (which __init__ and
+    # SeatView.world use) and copy (compiled from it below) all follow it.
+    __slots__ = _VALUE_FIELDS + _LIST_FIELDS
 
     rules: Rules
     players: int
@@ -148,7 +156,7 @@ class HandState:
     scores: tuple[int, ...] | None
     shooter: int | None
     moon_option: MoonOption | None
-    _breakers: int
+    _row: tuple[int, ...]  #: the rules as hearts.core.arith reads them
 
     def __init__(self, rules: Rules, dealt: Sequence[int], number: int = 0) -> None:
         """Start a hand from explicit dealt masks (one per seat); see :meth:`deal` for a shuffled one."""
@@ -170,55 +178,59 @@ class HandState:
             raise IllegalMoveError(
                 f"the deal does not hold exactly the cards in play (off: {CardSet(union ^ rules.in_play).symbols()})"
             )
+        direction = rules.pass_direction(number)
+        self._set_position(
+            rules, number, direction, tuple(dealt), list(dealt), Phase.PASS, 0, [], [],
+            not rules.hearts_must_be_broken, [0] * n, [0] * n,
+        )  # fmt: skip
+        if direction is PassDirection.HOLD:
+            self._start_play()
+
+    def _set_position(
+        self,
+        rules: Rules,
+        number: int,
+        direction: PassDirection,
+        dealt: tuple[int, ...],
+        hands: list[int],
+        phase: Phase,
+        leader: int,
+        trick: list[Card],
+        tricks: list[Trick],
+        hearts_broken: bool,
+        taken: list[int],
+        points: list[int],
+    ) -> None:
+        """Set every field (unchecked) for a position before any pass is made or the hand is scored:
+        the hand just dealt, or a position in its play phase (:meth:`SeatView.world`)."""
+        n = rules.players
         self.rules = rules
         self.players = n
         self.number = number
-        self.direction = rules.pass_direction(number)
-        self.dealt = tuple(dealt)
-        self.hands = list(dealt)
+        self.direction = direction
+        self.dealt = dealt
+        self.hands = hands
         self.passed = [None] * n
-        self.leader = self.turn = 0
-        self.trick = []
-        self.tricks = []
-        self.hearts_broken = not rules.hearts_must_be_broken
-        self.taken = [0] * n
-        self.points = [0] * n
+        self.phase = phase
+        self.leader = leader
+        self.turn = (leader + len(trick)) % n
+        self.trick = trick
+        self.tricks = tricks
+        self.hearts_broken = hearts_broken
+        self.taken = taken
+        self.points = points
         self.scores = None
         self.shooter = None
         self.moon_option = None
-        self._breakers = HEARTS | (QS_BIT if rules.queen_breaks_hearts else 0)
-        if self.direction is PassDirection.HOLD:
-            self._start_play()
-        else:
-            self.phase = Phase.PASS
+        self._row = rules_row(rules)
 
     @classmethod
     def deal(cls, rules: Rules, rng: random.Random, number: int = 0) -> HandState:
         return cls(rules, deal_cards(rules, rng), number)
 
-    def copy(self) -> HandState:
+    def copy(self) -> HandState:  # replaced below by _compile_copy, from the one field list
         """A cheap, independent copy (lists copied; cards and tricks are immutable)."""
-        new = HandState.__new__(HandState)
-        new.rules = self.rules
-        new.players = self.players
-        new.number = self.number
-        new.direction = self.direction
-        new.dealt = self.dealt
-        new.hands = self.hands[:]
-        new.passed = self.passed[:]
-        new.phase = self.phase
-        new.leader = self.leader
-        new.turn = self.turn
-        new.trick = self.trick[:]
-        new.tricks = self.tricks[:]
-        new.hearts_broken = self.hearts_broken
-        new.taken = self.taken[:]
-        new.points = self.points[:]
-        new.scores = self.scores
-        new.shooter = self.shooter
-        new.moon_option = self.moon_option
-        new._breakers = self._breakers
-        return new
+        raise NotImplementedError
 
     # -- whose decision ---------------------------------------------------------
 
@@ -333,31 +345,20 @@ class HandState:
     # -- playing ----------------------------------------------------------------
 
     def legal_mask(self) -> int:
-        """The mask of the cards the seat to play may play (0 outside the play phase)."""
+        """The mask of the cards the seat to play may play (0 outside the play phase): the rule is
+        :func:`hearts.core.arith.legal_of`, which the compiled kernels run too."""
         if self.phase is not _PLAY:
             return 0
         hand = self.hands[self.turn]
         trick = self.trick
         if trick:
+            # legal_of's first case, answered here without the call: most plays follow suit, and
+            # the call costs half of legal_mask (fast.verify.verify_legal_fuzz holds the two equal).
             follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:  # the common case (most plays follow suit): answered before reading the rules
+            if follow:
                 return follow
-            rules = self.rules
-            if not self.tricks and not rules.points_on_first_trick:
-                safe = hand & ~rules.penalty_mask
-                return safe or hand
-            return hand
-        rules = self.rules
-        if not self.tricks:
-            if rules.opening is OpeningLead.LOWEST_CLUB:
-                return 1 << rules.opening_card
-            return hand & CLUBS
-        if self.hearts_broken:
-            return hand
-        others = hand & ~HEARTS
-        if not others or (others == QS_BIT and rules.heart_lead_with_only_queen):
-            return hand
-        return others
+            return legal_of(hand, 1, trick[0] // 13, len(self.tricks), 0, self._row)
+        return legal_of(hand, 0, 0, len(self.tricks), self.hearts_broken, self._row)
 
     def legal_plays(self) -> list[Card]:
         """The cards the seat to play may play, sorted ([] outside the play phase)."""
@@ -467,7 +468,8 @@ class HandState:
         seat = self.turn
         bit = 1 << card
         self.hands[seat] ^= bit
-        if bit & self._breakers:
+        row = self._row
+        if bit & row[R_BREAKERS]:
             self.hearts_broken = True
         trick = self.trick
         trick.append(card)
@@ -478,15 +480,12 @@ class HandState:
         mask = 0
         for x in trick:
             mask |= 1 << x
-        # The winner holds the highest card of the led suit: the top bit of the trick's mask
-        # within that suit, found without comparing card by card.
-        best = (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
-        winner = self.leader + trick.index(CARDS[best])
+        winner = self.leader + trick.index(CARDS[winning_card(mask, trick[0] // 13)])
         if winner >= n:
             winner -= n
         self.taken[winner] |= mask
-        if mask & self.rules.penalty_mask:
-            self.points[winner] += self.rules.penalty_points(mask)
+        if mask & row[R_PENALTY]:
+            self.points[winner] += penalty_points(mask, row)
         # tuple.__new__ skips the Python-level __new__ a NamedTuple adds (same value, a third the cost).
         self.tricks.append(_new_tuple(Trick, (self.leader, tuple(trick), winner)))
         self.trick = []
@@ -498,34 +497,19 @@ class HandState:
     # -- scoring ----------------------------------------------------------------
 
     def _score(self) -> None:
-        rules = self.rules
-        penalty = rules.penalty_mask
-        self.shooter = None
-        if rules.moon is not MoonScoring.DISABLED:
-            for s in range(self.players):
-                if self.taken[s] & penalty == penalty:
-                    self.shooter = s
-        if self.shooter is None:
-            self._finish(list(self.points))
-        elif rules.moon is MoonScoring.SHOOTER_CHOOSES:
+        shooter = moon_shooter(self.taken, 0, self.players, self._row)
+        if shooter < 0:
+            self._finish(-1, True)
+            return
+        self.shooter = shooter
+        if self.rules.moon is MoonScoring.SHOOTER_CHOOSES:
             self.phase = Phase.MOON_CHOICE
-        elif rules.moon is MoonScoring.ADD_TO_OTHERS:
-            self._finish(self._moon_scores(MoonOption.ADD_TO_OTHERS))
         else:
-            self._finish(self._moon_scores(MoonOption.SUBTRACT_FROM_SELF))
+            self._finish(shooter, moon_adds(self._row, CHOICE_ADD_TO_OTHERS))
 
-    def _moon_scores(self, option: MoonOption) -> list[int]:
-        value = self.rules.moon_points
-        if option is MoonOption.ADD_TO_OTHERS:
-            return [0 if s == self.shooter else value for s in range(self.players)]
-        return [-value if s == self.shooter else 0 for s in range(self.players)]
-
-    def _finish(self, scores: list[int]) -> None:
-        bonus = self.rules.bonus_card
-        if bonus is not None:
-            for s in range(self.players):
-                if self.taken[s] >> bonus & 1:
-                    scores[s] += self.rules.bonus_points
+    def _finish(self, shooter: int, add: bool) -> None:
+        scores = [0] * self.players
+        hand_scores(self.points, 0, self.taken, 0, self.players, self._row, shooter, add, scores)
         self.scores = tuple(scores)
         self.phase = Phase.HAND_OVER
 
@@ -549,7 +533,8 @@ class HandState:
     def choose_moon(self, seat: int, option: object) -> list[Event]:
         choice = self.check_moon_choice(seat, option)
         self.moon_option = choice
-        self._finish(self._moon_scores(choice))
+        assert self.shooter is not None
+        self._finish(self.shooter, choice is MoonOption.ADD_TO_OTHERS)
         return [MoonChosen(seat, choice)]
 
     @property
@@ -585,3 +570,21 @@ class HandState:
         if isinstance(move, ChooseMoon):
             return self.choose_moon(move.seat, move.option)
         raise IllegalMoveError(f"not a move: {move!r}")
+
+def _compile_copy() -> None:
+    """Give :class:`HandState` its ``copy``, written out from the one field list (as dataclasses
+    write their methods): one assignment a field, as fast as a hand-written copy and never
+    missing a field added to the list."""
+    lines = ["def copy(self):", "    new = _new(HandState)"]
+    lines += [f"    new.{f} = self.{f}" for f in _VALUE_FIELDS]
+    lines += [f"    new.{f} = self.{f}[:]" for f in _LIST_FIELDS]
+    lines.append("    return new")
+    space: dict[str, Any] = {"_new": HandState.__new__, "HandState": HandState}
+    exec("\n".join(lines), space)  # noqa: S102 - the source is built from the constant field lists above
+    copy = space["copy"]
+    copy.__doc__ = HandState.copy.__doc__
+    copy.__qualname__ = "HandState.copy"
+    HandState.copy = copy  # type: ignore[method-assign]
+
+
+_compile_copy()

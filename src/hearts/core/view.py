@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, Card, CardSet, cards_of
+from hearts.core.cards import SUIT_MASKS, Card, CardSet, cards_of
 from hearts.core.errors import HeartsError, IllegalMoveError
 from hearts.core.hand import HandState, Phase, Trick, seat_name
 from hearts.core.rules import MoonOption, PassDirection, Rules
@@ -261,26 +261,12 @@ class SeatView:
         if len(hands) != n or hands[self.seat] != self.hand.mask:
             raise IllegalMoveError("the world must give this seat its own hand")
         state = HandState.__new__(HandState)
-        state.rules = self.rules
-        state.players = n
-        state.number = self.hand_number
-        state.direction = self.direction
         played_by = self.played_by()
-        state.dealt = tuple(hands[s] | played_by[s] for s in range(n))
-        state.hands = list(hands)
-        state.passed = [None] * n
-        state.phase = Phase.PLAY
-        state.leader = self.trick.leader
-        state.turn = (self.trick.leader + len(self.trick.cards)) % n
-        state.trick = list(self.trick.cards)
-        state.tricks = list(self.tricks)
-        state.hearts_broken = self.hearts_broken
-        state.taken = [t.mask for t in self.taken()]
-        state.points = list(self.points)
-        state.scores = None
-        state.shooter = None
-        state.moon_option = None
-        state._breakers = HEARTS | (QS_BIT if self.rules.queen_breaks_hearts else 0)
+        state._set_position(
+            self.rules, self.hand_number, self.direction, tuple(hands[s] | played_by[s] for s in range(n)),
+            list(hands), Phase.PLAY, self.trick.leader, list(self.trick.cards), list(self.tricks),
+            self.hearts_broken, [t.mask for t in self.taken()], list(self.points),
+        )  # fmt: skip
         return state
 
     def to_dict(self) -> dict[str, object]:

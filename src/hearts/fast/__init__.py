@@ -1,17 +1,19 @@
 """The fast simulation core: numba-compiled legal moves, tricks, scoring, batch hands and rollouts.
 
-The kernels (:mod:`hearts.fast.kernels`) take the rules as the int array of
-:func:`rules_array` and a position as the state array of :func:`state_array`;
-the wrappers here take :class:`hearts.core.Rules` and :class:`hearts.core.HandState`.
-Compiled code is cached on disk (numba ``cache=True``), so only the very first
-use on a machine pays the compile. Without numba, or with ``NUMBA_DISABLE_JIT=1``,
-the same code runs as plain Python (see :data:`JIT_ENABLED`).
+The rules are :mod:`hearts.core.arith`'s, the same functions the engine runs, compiled. The
+kernels (:mod:`hearts.fast.kernels`, which re-exports ``state``, ``policies``, ``medium``,
+``playout``, ``search`` and ``inference``) take the rules as the int array of :func:`rules_array`
+and a position as the state array of :func:`state_array`; the wrappers here take
+:class:`hearts.core.Rules` and :class:`hearts.core.HandState`. Compiled code is cached on disk, in
+a folder keyed on the sources (see :mod:`hearts.fast._jit`), so only the first use on a machine
+after a change pays the compile. ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python
+(see :data:`JIT_ENABLED`).
 
 Importing this package imports numba (about half a second), so command-line code keeps
 ``import hearts.fast`` inside the functions that use it.
 """
 
-from hearts.fast._jit import HAVE_NUMBA, JIT_ENABLED
+from hearts.fast._jit import JIT_ENABLED
 from hearts.fast.bridge import (
     GREEDY_EPS,
     MOON_MODES,
@@ -29,6 +31,6 @@ from hearts.fast.bridge import (
 )
 
 __all__ = [
-    "GREEDY_EPS", "HAVE_NUMBA", "JIT_ENABLED", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout", "rollout_candidates",
+    "GREEDY_EPS", "JIT_ENABLED", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout", "rollout_candidates",
     "rollout_worlds", "rules_array", "simulate", "simulate_games", "state_array", "warm_up",
 ]  # fmt: skip

@@ -16,17 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts.core.cards import HEARTS, QS_BIT
+from hearts.core.arith import rules_row
 from hearts.core.hand import HandState, Phase
-from hearts.core.rules import MoonOption, MoonScoring, OpeningLead, Rules, TieRule
+from hearts.core.rules import MoonOption, Rules
 from hearts.fast import kernels as k
-
-_MOON_CODES = {
-    MoonScoring.ADD_TO_OTHERS: k.MOON_ADD_TO_OTHERS,
-    MoonScoring.SHOOTER_CHOOSES: k.MOON_SHOOTER_CHOOSES,
-    MoonScoring.SUBTRACT_FROM_SHOOTER: k.MOON_SUBTRACT_FROM_SHOOTER,
-    MoonScoring.DISABLED: k.MOON_DISABLED,
-}
 
 #: Policy names accepted by :func:`simulate` and :func:`rollout`.
 POLICIES: dict[str, int] = {
@@ -44,32 +37,9 @@ GREEDY_EPS = 0.1
 
 
 def rules_array(rules: Rules) -> np.ndarray:
-    """The one mapping from :class:`Rules` to the kernels' int64 rules array (``R_*`` slots)."""
-    cycle = rules.pass_cycle or ()
-    R = np.zeros(k.RULES_BASE_SIZE + len(cycle), dtype=np.int64)
-    R[k.R_PLAYERS] = rules.players
-    R[k.R_IN_PLAY] = rules.in_play
-    R[k.R_HAND_SIZE] = rules.hand_size
-    R[k.R_OPENING_CARD] = int(rules.opening_card)
-    R[k.R_OPEN_ANY_CLUB] = int(rules.opening is OpeningLead.ANY_CLUB)
-    R[k.R_POINTS_FIRST_TRICK] = int(rules.points_on_first_trick)
-    R[k.R_BREAKERS] = HEARTS | (QS_BIT if rules.queen_breaks_hearts else 0)
-    R[k.R_BROKEN_AT_START] = int(not rules.hearts_must_be_broken)
-    R[k.R_HEART_LEAD_ONLY_QUEEN] = int(rules.heart_lead_with_only_queen)
-    R[k.R_HEART_POINTS] = rules.heart_points
-    R[k.R_QUEEN_POINTS] = rules.queen_points
-    R[k.R_BONUS_CARD] = -1 if rules.bonus_card is None else int(rules.bonus_card)
-    R[k.R_BONUS_POINTS] = rules.bonus_points
-    R[k.R_MOON] = _MOON_CODES[rules.moon]
-    R[k.R_MOON_POINTS] = rules.moon_points
-    R[k.R_PENALTY] = rules.penalty_mask
-    R[k.R_PASS_COUNT] = rules.pass_count
-    R[k.R_TARGET] = rules.target
-    R[k.R_TIES_PLAY_ON] = int(rules.ties is TieRule.PLAY_ON)
-    R[k.R_CYCLE_LEN] = len(cycle)
-    for i, direction in enumerate(cycle):
-        R[k.R_CYCLE + i] = direction.offset(rules.players)
-    return R
+    """The kernels' int64 rules array: :func:`hearts.core.arith.rules_row`, the one mapping from
+    :class:`Rules` to the numbers the rules' arithmetic reads (``R_*`` slots)."""
+    return np.array(rules_row(rules), dtype=np.int64)
 
 
 _RULES_ARRAYS: dict[Rules, np.ndarray] = {}

@@ -17,6 +17,7 @@ import random
 
 import numpy as np
 
+from hearts.core.arith import CHOICE_SUBTRACT_FROM_SELF, best_moon_choice, rules_row
 from hearts.core.cards import CardSet, cards_of
 from hearts.core.hand import HandState, Phase
 from hearts.core.rules import MoonOption, MoonScoring, Rules
@@ -119,11 +120,10 @@ def verify_games(rules: Rules, hands: int, seed: int, policy: str = "random") ->
     """Play ``hands`` hands of successive games in the kernel and replay them through :class:`Game`.
 
     Every deal, pass and card is replayed as in :func:`verify_hands`; a moon left to the
-    shooter is answered by ``best_moon_option`` (the players' rule) and must give the kernel's
+    shooter is answered by :func:`hearts.core.arith.best_moon_choice` and must give the kernel's
     scores; and each game must end at the same hand with the same winners. Returns plays checked.
     """
     from hearts.core.game import Game
-    from hearts.players.knowledge import best_moon_option
 
     R = rules_array(rules)
     pol = np.full(rules.players, POLICIES[policy], dtype=np.int64)
@@ -152,7 +152,11 @@ def verify_games(rules: Rules, hands: int, seed: int, policy: str = "random") ->
                 checked += 1
             if hand.phase is Phase.MOON_CHOICE:
                 assert hand.shooter is not None
-                game.choose_moon(hand.shooter, best_moon_option(rules, game.totals, hand.shooter))
+                choice = best_moon_choice(rules_row(rules), game.totals, hand.shooter)
+                game.choose_moon(
+                    hand.shooter,
+                    MoonOption.SUBTRACT_FROM_SELF if choice == CHOICE_SUBTRACT_FROM_SELF else MoonOption.ADD_TO_OTHERS,
+                )
             engine_shooter = -1 if hand.shooter is None else hand.shooter
             if hand.scores != tuple(int(x) for x in scores[h]) or engine_shooter != shooters[h]:
                 raise _fail(

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hearts.core import CARDS, MoonOption, MoonScoring, Rules, SeatView
+from hearts.core.arith import CHOICE_SUBTRACT_FROM_SELF, best_moon_choice, rules_row
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
 
 QS = 36  #: Q♠
@@ -103,20 +104,8 @@ def best_moon_option(rules: Rules, totals: Sequence[int], shooter: int) -> MoonO
     >>> best_moon_option(Rules(), (95, 50, 60, 80), 0).value  # adding ends the game: 76 < 95
     'subtract-from-self'
     """
-    value = rules.moon_points
-    add = [t + (0 if s == shooter else value) for s, t in enumerate(totals)]
-    sub = [t - (value if s == shooter else 0) for s, t in enumerate(totals)]
-
-    def rank(scores: list[int]) -> tuple[int, int]:
-        mine = scores[shooter]
-        best_other = min(x for s, x in enumerate(scores) if s != shooter)
-        if max(scores) >= rules.target:
-            outcome = 2 if mine <= best_other else 0  # the game ends: won (or shared), or lost
-        else:
-            outcome = 1
-        return (outcome, best_other - mine)
-
-    return MoonOption.SUBTRACT_FROM_SELF if rank(sub) > rank(add) else MoonOption.ADD_TO_OTHERS
+    choice = best_moon_choice(rules_row(rules), totals, shooter)  # the rule, shared with the kernels
+    return MoonOption.SUBTRACT_FROM_SELF if choice == CHOICE_SUBTRACT_FROM_SELF else MoonOption.ADD_TO_OTHERS
 
 
 @dataclass(frozen=True, slots=True)

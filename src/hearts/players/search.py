@@ -26,40 +26,30 @@ values stopping it.
 
 **Inference (hard and expert).** The hard constraints (voids, passed cards) say where cards cannot
 be; how the other seats played says where they probably are. With ``inference`` (the default
-of hard and expert, compiled loop only) every sampled world is weighted by how well the rollout policy
+of hard and expert) every sampled world is weighted by how well the rollout policy
 explains each other seat's plays so far in it (:func:`hearts.fast.kernels.play_log_likelihoods`):
 a follow or discard the policy would not have made from that world's hand multiplies the
 world's weight by :attr:`SearchPlayer.miss_weight` (0.15), a lead by ``lead_miss_weight`` (0.4).
 A seat that ducked under J♠ with 5♠ probably holds no 10♠; one that led a low club from a hand
 "holding" 2♦ probably held no 2♦. Means and the margin test are then taken over the weights.
 
-**The rollout is one replaceable piece.** Any callable ``rollout(state, rng, shooters)``
-that plays the :class:`~hearts.core.hand.HandState` ``state`` (a private copy) to the
-end of its play, in place, leaving it in the engine's ``HAND_OVER`` or ``MOON_CHOICE``
-phase (e.g. by :meth:`HandState.advance` with the cards it chose), can be passed as
-``rollout=``; ``shooters`` is a bit set of the seats that play for the moon. The default
-is :func:`greedy_rollout`, a medium-lite policy with some randomness.
-
-**Compiled inner loop.** Where numba is installed (and not disabled), a player built without a
-``rollout`` runs steps 2-3 in compiled code instead: it samples a batch of worlds
-(:class:`hearts.players.sampling.LikelyHandsSampler`, itself compiled) and hands them to
-:func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and every plan) out
-several times per world with a compiled policy: by default the medium player's card play
-(``kernels.medium_card``, ``rollout_policy="medium"``, checked card for card against
-:class:`~hearts.players.medium.MediumPlayer` by ``tests/test_fast_medium.py``), which also
-models the other seats in inference; ``rollout_policy="greedy"`` is :func:`make_greedy_rollout`
-compiled (``kernels.greedy_card``, checked by ``tests/test_fast_search.py``). ``opponent_policy``
-gives the other seats a policy of their own (in the rollouts and as inference's model of them),
-the searching seat keeping ``rollout_policy``. About ten times the rollouts per budget.
-``rollout="python"`` keeps the pure-Python loop, which is also the fallback without numba.
+**Compiled inner loop.** Steps 2-3 run in compiled code (numba is a dependency): the player
+samples a batch of worlds (:class:`hearts.players.sampling.LikelyHandsSampler`, itself compiled)
+and hands them to :func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and
+every plan) out several times per world with a compiled policy: by default the medium player's
+card play (``kernels.medium_card``, ``rollout_policy="medium"``, checked card for card against
+:class:`~hearts.players.medium.MediumPlayer` by ``tests/test_fast_medium.py``), which also models
+the other seats in inference; ``rollout_policy="greedy"`` is ``kernels.greedy_card`` (checked
+against a plain-Python statement of the same policy kept in ``tests/greedy_reference.py``).
+``opponent_policy`` gives the other seats a policy of their own (in the rollouts and as
+inference's model of them), the searching seat keeping ``rollout_policy``.
 
 ``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
 worlds and the ``"medium-moon"`` policy for its own seat (``kernels.medium_moon_card``: medium's
 play with its own moon plan, so where its sampled world gives it a moon hand it runs for the moon
-in the rollouts), the other seats keeping ``"medium"``; both search their pass where the compiled loop runs
-(without it hard passes like medium). The budget is checked after every world (every batch of
-worlds in the compiled loop, a batch cut to the time left), so a decision overruns it by about
-one world's rollouts (a few ms).
+in the rollouts), the other seats keeping ``"medium"``; both search their pass. The budget is
+checked after every batch of worlds (a batch cut to the time left), so a decision overruns it by
+about one world's rollouts (a few ms).
 """
 
 from __future__ import annotations
@@ -68,236 +58,42 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from hearts.core import CARDS, Card, CardSet, HandState, Phase, Rules, SeatView
-from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS, cards_of
+from hearts.core import CARDS, Card, CardSet, HandState, Rules, SeatView
+from hearts.core.cards import HEARTS, cards_of
 from hearts.players.knowledge import (
-    QS,
     Knowledge,
-    best_moon_option,
     moon_hand_strength,
     sym,
     trick_points,
 )
 from hearts.players.medium import MediumPlayer, pass_danger
-from hearts.players.sampling import LikelyHandsSampler, likely_hands
+from hearts.players.sampling import LikelyHandsSampler
 
-#: ``rollout(state, rng, shooters)``: play ``state`` to the end of the hand in place.
-Rollout = Callable[[HandState, random.Random, int], None]
-
-_PLAY = Phase.PLAY
-_SPADE_MASK = SUIT_MASKS[2]
-_UNDER_QUEEN = _SPADE_MASK & ((1 << QS) - 1)
-_QUEEN_AND_ABOVE = _SPADE_MASK & ~_UNDER_QUEEN
-_ABOVE_QUEEN = _QUEEN_AND_ABOVE & ~QS_BIT
-#: The compiled rollout policies by name: their ``POLICY_*`` numbers in :mod:`hearts.fast.kernels`,
-#: written out because that module (numba) is optional here; a test holds them equal.
-_ROLLOUT_POLICIES = {"greedy": 1, "smart": 3, "medium": 4, "medium-moon": 5}
+#: The compiled policies a search can roll out with, by the names of :data:`hearts.fast.POLICIES`
+#: (which holds their codes).
+ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon")
 
 
-def _queen_out(hands: list[int]) -> bool:
-    """Whether Q♠ is still in some hand (not yet played): public knowledge, read off the world."""
-    for h in hands:
-        if h & QS_BIT:
-            return True
-    return False
-
-
-def _nth_bit(mask: int, k: int) -> int:
-    """The index of the ``k``-th set bit of ``mask``, counting from the lowest."""
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
-def _top_rank(mask: int) -> int:
-    best, best_rank = -1, -1
-    for s in SUIT_MASKS:
-        chunk = mask & s
-        if chunk:
-            c = chunk.bit_length() - 1
-            if c % 13 >= best_rank:
-                best, best_rank = c, c % 13
-    return best
-
-
-def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
-    """A medium-lite rollout policy: duck under the winner, shed high when last to a clean trick,
-    dump Q♠ then high hearts when void, lead low; a random legal card with probability ``epsilon``.
-
-    Seats in ``shooters`` play for the moon (win everything) while no one else has a point;
-    the others then take a heart off a running shooter when they can.
-    """
-
-    def rollout(state: HandState, rng: random.Random, shooters: int = 0) -> None:
-        rules = state.rules
-        n = state.players
-        pen = rules.penalty_mask
-        hands = state.hands
-        points = state.points
-        advance = state.advance
-        legal_mask = state.legal_mask
-        rand = rng.random
-        while state.phase is _PLAY:
-            mask = legal_mask()
-            if not mask & (mask - 1):
-                advance(CARDS[mask.bit_length() - 1])
-                continue
-            if epsilon and rand() < epsilon:
-                advance(CARDS[_nth_bit(mask, int(rand() * mask.bit_count()))])
-                continue
-            seat = state.turn
-            trick = state.trick
-            running = -1  # a shooter still in the running (it alone has points)
-            if shooters:
-                for s in range(n):
-                    if shooters >> s & 1:
-                        if all(points[o] == 0 for o in range(n) if o != s):
-                            running = s
-                        break
-            if running == seat:
-                # Play for the moon: win with the highest card, lead the highest, throw low non-points.
-                if trick:
-                    follow = mask & SUIT_MASKS[trick[0] // 13]
-                    if follow:
-                        card = follow.bit_length() - 1
-                    else:
-                        spare = mask & ~pen
-                        pick = spare or mask
-                        card = min(cards_of(pick), key=lambda c: c % 13)
-                else:
-                    card = _top_rank(mask)
-                advance(CARDS[card])
-                continue
-            if trick:
-                led = trick[0] // 13
-                suit = SUIT_MASKS[led]
-                best: int = trick[0]
-                best_i = 0
-                tmask = 0
-                for i, x in enumerate(trick):
-                    tmask |= 1 << x
-                    if x > best and x // 13 == led:
-                        best = x
-                        best_i = i
-                winner = (state.leader + best_i) % n
-                follow = mask & suit
-                if follow:
-                    below = follow & ((1 << best) - 1)
-                    last = len(trick) == n - 1
-                    if running >= 0 and winner == running and follow > below:
-                        # Take a heart off the shooter with the lowest card that beats it.
-                        above = follow & ~below & ~QS_BIT
-                        if above:
-                            advance(CARDS[(above & -above).bit_length() - 1])
-                            continue
-                    if last and not tmask & pen and led != 3:
-                        # Last to a clean trick: shed the highest card (not Q♠ onto myself).
-                        pick = follow & ~QS_BIT or follow
-                        advance(CARDS[pick.bit_length() - 1])
-                        continue
-                    if below:
-                        if led == 2 and below & QS_BIT and best > QS:
-                            advance(CARDS[QS])  # drop Q♠ under A♠/K♠
-                            continue
-                        advance(CARDS[below.bit_length() - 1])
-                        continue
-                    if led == 2 and not tmask & QS_BIT and not hands[seat] & QS_BIT and _queen_out(hands):
-                        # Forced over a spade while Q♠ is out: win as low as possible, keeping A♠/K♠.
-                        pick = follow & ~QS_BIT
-                        advance(CARDS[(pick & -pick).bit_length() - 1])
-                        continue
-                    pick = follow & ~QS_BIT or follow
-                    advance(CARDS[pick.bit_length() - 1])
-                    continue
-                # Void: keep points off a running shooter; otherwise dump Q♠, then high hearts, then high cards.
-                if running >= 0 and winner == running:
-                    spare = mask & ~pen
-                    if spare:
-                        advance(CARDS[_top_rank(spare)])
-                        continue
-                if mask & QS_BIT:
-                    advance(CARDS[QS])
-                    continue
-                high_spades = mask & _ABOVE_QUEEN
-                if high_spades and _queen_out(hands):
-                    advance(CARDS[high_spades.bit_length() - 1])  # A♠/K♠ while Q♠ is still out
-                    continue
-                hearts = mask & HEARTS
-                if hearts and (hearts.bit_length() - 1) % 13 >= 6:
-                    advance(CARDS[hearts.bit_length() - 1])
-                    continue
-                advance(CARDS[_top_rank(mask)])
-                continue
-            # Lead: flush Q♠ with a spade under her when safe; else the lowest-ranked card,
-            # keeping off spades while holding Q♠.
-            hand = hands[seat]
-            under_q = mask & _UNDER_QUEEN
-            if under_q and not hand & _QUEEN_AND_ABOVE:
-                taken_all = 0
-                for t in state.taken:
-                    taken_all |= t
-                if not taken_all & QS_BIT:
-                    advance(CARDS[under_q.bit_length() - 1])
-                    continue
-            pick = mask & ~_SPADE_MASK if hand & QS_BIT and mask & ~_SPADE_MASK else mask
-            best = -1
-            best_rank = 99.0
-            for suit in SUIT_MASKS:
-                chunk = pick & suit
-                if chunk:
-                    c = (chunk & -chunk).bit_length() - 1
-                    r = c % 13 + (2 if suit == HEARTS else 0) + rand() * 3
-                    if r < best_rank:
-                        best, best_rank = c, r
-            advance(CARDS[best])
-
-    return rollout
-
-
-#: The default rollout (the hard player's).
-greedy_rollout: Rollout = make_greedy_rollout(0.1)
-
-
-def compiled_rollout(epsilon: float = 0.1) -> Rollout | None:
-    """``rollout="compiled"``: :class:`hearts.fast.search_rollout.CompiledRollout` (cards chosen in
-    numba-compiled code, then played into the state by the engine) where numba is installed and
-    enabled; None otherwise (the kernels would run as plain Python, slower than this module's rollout)."""
-    import importlib.util
-    import os
-
-    if importlib.util.find_spec("numba") is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return None
-    from hearts.fast.search_rollout import CompiledRollout
-
-    return CompiledRollout(epsilon)
-
-
-_COMPILED: object = None  # the loaded kernels module, False when unavailable, None before the first look
+_COMPILED: object = None  # the loaded kernels module, None before the first use
 _COMPILING = threading.Lock()
 
 
 def compiled_kernels() -> Any:
-    """:mod:`hearts.fast.kernels` when numba is installed and enabled (compiled, warmed up once per
-    process), else None. Imported on first use: numba takes about half a second to import."""
+    """:mod:`hearts.fast.kernels`, compiled (or loaded from numba's disk cache) and warmed up once
+    per process. Imported on first use: numba takes about half a second to import."""
     global _COMPILED
     if _COMPILED is None:
         with _COMPILING:  # one thread loads or compiles; the others (server seats, a warm-up) wait for it
             if _COMPILED is None:
                 _COMPILED = _load_kernels()
-    return _COMPILED or None
+    return _COMPILED
 
 
 def _load_kernels() -> Any:
-    """The kernels module compiled (or loaded from numba's disk cache), or False without numba."""
-    import importlib.util
-    import os
-
-    if importlib.util.find_spec("numba") is None or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return False
+    """The kernels module, each kernel the search calls run once (compiled now, not inside a timed decision)."""
     import numpy as np
 
     from hearts.fast import kernels
@@ -392,9 +188,11 @@ def candidate_cards(k: Knowledge, legal: int) -> list[int]:
 
 def _policy_code(option: str, name: str) -> int:
     """The kernels' code of the compiled policy ``name``, given as ``option``; an unknown name raises."""
-    if name not in _ROLLOUT_POLICIES:
-        raise ValueError(f"unknown {option} {name!r}: choose {' or '.join(map(repr, _ROLLOUT_POLICIES))}")
-    return _ROLLOUT_POLICIES[name]
+    if name not in ROLLOUT_POLICIES:
+        raise ValueError(f"unknown {option} {name!r}: choose {' or '.join(map(repr, ROLLOUT_POLICIES))}")
+    from hearts.fast.bridge import POLICIES
+
+    return POLICIES[name]
 
 
 class SearchPlayer(MediumPlayer):
@@ -411,11 +209,10 @@ class SearchPlayer(MediumPlayer):
     world_cap = 1000
     #: Points (utility) by which a searched card must beat the rule-based choice to replace it.
     prior_margin = 1.0
-    #: Whether the pass is searched when ``search_pass`` is not given; None: where the compiled
-    #: inner loop runs (the Python loop is too slow to search a pass in the budget).
-    default_search_pass: bool | None = False
-    #: Whether sampled worlds are weighted by how well they explain the plays seen (the compiled
-    #: loop only) when ``inference`` is not given. Hard and expert both do: against medium over
+    #: Whether the pass is searched when ``search_pass`` is not given.
+    default_search_pass = False
+    #: Whether sampled worlds are weighted by how well they explain the plays seen when
+    #: ``inference`` is not given. Hard and expert both do: against medium over
     #: the same 1,000 deals hard scored +1.57 per seat-deal with inference and +1.37 without,
     #: for about 5% more time per decision (docs/players.md, Ladder results).
     default_inference = True
@@ -439,7 +236,6 @@ class SearchPlayer(MediumPlayer):
         time_budget: float | None = None,
         *,
         worlds: int | None = None,
-        rollout: Rollout | str | None = None,
         epsilon: float = 0.1,
         search_pass: bool | None = None,
         moon_plan: bool = True,
@@ -449,13 +245,12 @@ class SearchPlayer(MediumPlayer):
         opponent_policy: str | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
-        not the budget, ends the search the player is fully deterministic for a seed); ``rollout``
-        replaces the rollout policy (a callable, or ``"compiled"``);
-        ``epsilon`` is the default rollout's chance of a random card; ``search_pass`` searches the
+        not the budget, ends the search the player is fully deterministic for a seed);
+        ``epsilon`` is the greedy rollout policy's chance of a random card; ``search_pass`` searches the
         pass too (default :attr:`default_search_pass`); ``moon_plan`` evaluates a moon line when one is open; ``prior_margin`` is how many
         points a searched move must gain over the rule-based one to replace it; ``inference`` weighs
         each sampled world by how likely it makes the plays seen so far (default
-        :attr:`default_inference`; needs the compiled loop); ``rollout_policy`` names the compiled
+        :attr:`default_inference`); ``rollout_policy`` names the compiled
         rollout policy (default :attr:`default_rollout_policy`); ``opponent_policy`` the one of the other
         seats in the rollouts and in inference (default :attr:`default_opponent_policy`, else the
         rollout policy)."""
@@ -468,23 +263,13 @@ class SearchPlayer(MediumPlayer):
         #: Worlds per decision at most: ``worlds`` if given, else :attr:`world_cap`.
         self.max_worlds = self.world_cap if worlds is None else worlds
         self.epsilon = float(epsilon)
-        #: The compiled kernels when the search runs its inner loop in compiled code (the default
-        #: where numba is available), else None (each rollout through :attr:`rollout`).
-        self.kernels: Any = None
-        if isinstance(rollout, str):
-            if rollout not in ("compiled", "python"):
-                raise ValueError(f"unknown rollout {rollout!r}: pass a rollout function, 'compiled' or 'python'")
-            rollout = compiled_rollout(epsilon) if rollout == "compiled" else None
-        elif rollout is None:
-            self.kernels = compiled_kernels()
-        self.rollout = rollout or (greedy_rollout if epsilon == 0.1 else make_greedy_rollout(epsilon))
-        wanted = self.default_search_pass if search_pass is None else search_pass
-        self.search_pass = self.kernels is not None if wanted is None else wanted
+        #: The compiled kernels the search runs its inner loop in.
+        self.kernels: Any = compiled_kernels()
+        self.search_pass = self.default_search_pass if search_pass is None else bool(search_pass)
         self.moon_plan = moon_plan
         if prior_margin is not None:
             self.prior_margin = float(prior_margin)
-        wanted_inference = self.default_inference if inference is None else inference
-        self.inference = bool(wanted_inference) and self.kernels is not None
+        self.inference = bool(self.default_inference if inference is None else inference)
         #: The compiled rollout policy's name (see :attr:`default_rollout_policy`).
         self.rollout_policy = self.default_rollout_policy if rollout_policy is None else rollout_policy
         self._policy = _policy_code("rollout_policy", self.rollout_policy)
@@ -525,14 +310,6 @@ class SearchPlayer(MediumPlayer):
                     value -= 10.0 * sum(1 for x in final if x < final[me])
         return value
 
-    def _finish(self, state: HandState, view: SeatView) -> tuple[int, ...]:
-        """Score a played-out world through the engine (resolving a moon choice as the shooter would)."""
-        if state.phase is Phase.MOON_CHOICE:
-            assert state.shooter is not None
-            state.choose_moon(state.shooter, best_moon_option(state.rules, view.totals, state.shooter))
-        assert state.scores is not None
-        return state.scores
-
     # -- playing -----------------------------------------------------------------------
 
     def choose_play(self, view: SeatView) -> tuple[Card, str]:
@@ -561,8 +338,7 @@ class SearchPlayer(MediumPlayer):
         defence = 1 << threat if threat >= 0 else 0
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
-        search = self._search_compiled if self.kernels is not None else self._search_python
-        vals, own, worlds, rollouts, weights = search(view, k, rng, cands, plans, defence, endgame, deadline)
+        vals, own, worlds, rollouts, weights = self._search(view, k, rng, cands, plans, defence, endgame, deadline)
         self.last_worlds = worlds
         self.last_rollouts = rollouts
         if weights is None:
@@ -600,48 +376,6 @@ class SearchPlayer(MediumPlayer):
             return CARDS[hint], f"{hint_why} ({tail})"
         return CARDS[card], f"{sym(card)} does best in the deals played out from here ({tail})"
 
-    def _search_python(
-        self,
-        view: SeatView,
-        k: Knowledge,
-        rng: random.Random,
-        cands: list[int],
-        plans: list[int],
-        defence: int,
-        endgame: bool,
-        deadline: float,
-    ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
-        """Every candidate under every plan in sampled worlds, one :attr:`rollout` each; returns the
-        utilities vals[plan][card][world], own points summed [plan][card], worlds, rollouts, and
-        the worlds' weights (None: equal; this loop does not weigh them)."""
-        me = view.seat
-        vals: list[list[list[float]]] = [[[] for _ in cands] for _ in plans]
-        own = [[0.0] * len(cands) for _ in plans]
-        rollout = self.rollout
-        sub = random.Random()
-        worlds = 0
-        while True:
-            hands = likely_hands(k, rng)
-            world = view.world(hands)
-            seed = rng.getrandbits(32)
-            for p, plan in enumerate(plans):
-                shooters = plan | defence if plan else defence
-                for i, c in enumerate(cands):
-                    state = world.copy()
-                    state.advance(CARDS[c])
-                    sub.seed(seed)
-                    if state.phase is _PLAY:
-                        rollout(state, sub, shooters)
-                    scores = self._finish(state, view)
-                    vals[p][i].append(self.utility(view, scores, endgame))
-                    own[p][i] += scores[me]
-            worlds += 1
-            if worlds >= self.max_worlds:
-                break
-            if time.perf_counter() >= deadline:
-                break
-        return vals, own, worlds, worlds * len(cands) * len(plans), None
-
     #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
     #: and a batch is cut to what fits in the time left).
     world_batch = 16
@@ -652,7 +386,7 @@ class SearchPlayer(MediumPlayer):
     #: ...and at most this many per candidate.
     max_repeats = 8
 
-    def _search_compiled(
+    def _search(
         self,
         view: SeatView,
         k: Knowledge,
@@ -663,9 +397,11 @@ class SearchPlayer(MediumPlayer):
         endgame: bool,
         deadline: float,
     ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
-        """:meth:`_search_python` with the rollouts in compiled code (:func:`hearts.fast.kernels.search_worlds`):
-        a batch of sampled worlds per call, several rollouts per world (their mean utility is the
-        world's value), every candidate and plan on the same random numbers. With :attr:`inference`
+        """Every candidate under every plan in sampled worlds, played out in compiled code
+        (:func:`hearts.fast.kernels.search_worlds`): a batch of sampled worlds per call, several
+        rollouts per world (their mean utility is the world's value), every candidate and plan on
+        the same random numbers. Returns the utilities vals[plan][card][world], own points summed
+        [plan][card], worlds, rollouts, and the worlds' weights (None: equal). With :attr:`inference`
         each world is weighted by how well the rollout policy explains the other seats' plays so
         far in it (:func:`hearts.fast.kernels.play_log_likelihoods`)."""
         import numpy as np
@@ -792,21 +528,19 @@ class SearchPlayer(MediumPlayer):
         endgame = max(view.totals) + rules.moon_points >= rules.target
         vals: list[list[float]] = [[] for _ in cands]
         own = [0.0] * len(cands)
-        sub = random.Random()
         unseen = cards_of(rules.in_play & ~hand)
         kern = self.kernels
-        if kern is not None:
-            import numpy as np
+        import numpy as np
 
-            from hearts.fast.bridge import _rules_array_shared
+        from hearts.fast.bridge import _rules_array_shared
 
-            R = _rules_array_shared(rules)
-            offset = int(kern.pass_offset(R, view.hand_number))
-            cand_masks = np.array(cands, dtype=np.int64)
-            no_card = np.array([-1], dtype=np.int64)
-            policies = np.array([self._seat_policies(n, me)], dtype=np.int64)
-            totals = np.array(view.totals, dtype=np.int64)
-            reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
+        R = _rules_array_shared(rules)
+        offset = int(kern.pass_offset(R, view.hand_number))
+        cand_masks = np.array(cands, dtype=np.int64)
+        no_card = np.array([-1], dtype=np.int64)
+        policies = np.array([self._seat_policies(n, me)], dtype=np.int64)
+        totals = np.array(view.totals, dtype=np.int64)
+        reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
         while True:
             rng.shuffle(unseen)
@@ -816,37 +550,25 @@ class SearchPlayer(MediumPlayer):
                 dealt[others[j % (n - 1)]] |= 1 << c
             dealt[me] = hand
             passes = [_quick_pass(rules, dealt[s]) for s in range(n)]
-            if kern is not None:
-                # Each candidate pass's position is one row; every row meets the same random numbers.
-                row_seeds = [rng.getrandbits(31) for _ in range(reps)]
-                W = kern.pass_positions(
-                    R, np.array(dealt, dtype=np.int64), np.array(passes, dtype=np.int64), me, cand_masks, offset
-                )
-                seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
-                scores = kern.search_worlds(W, R, no_card, policies, self.epsilon, seeds, kern.CHOICE_BEST, totals)
-                util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
-                mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
-                for i in range(len(cands)):
-                    vals[i].append(float(util[i]))
-                    own[i] += float(mine_pts[i])
-            else:
-                seed = rng.getrandbits(32)
-                for i, mine in enumerate(cands):
-                    state = HandState(rules, dealt, view.hand_number)
-                    for s in range(n):
-                        state.pass_cards(s, CardSet(mine if s == me else passes[s]))
-                    sub.seed(seed)
-                    self.rollout(state, sub, 0)
-                    scores_i = self._finish(state, view)
-                    vals[i].append(self.utility(view, scores_i, endgame))
-                    own[i] += scores_i[me]
+            # Each candidate pass's position is one row; every row meets the same random numbers.
+            row_seeds = [rng.getrandbits(31) for _ in range(reps)]
+            W = kern.pass_positions(
+                R, np.array(dealt, dtype=np.int64), np.array(passes, dtype=np.int64), me, cand_masks, offset
+            )
+            seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
+            scores = kern.search_worlds(W, R, no_card, policies, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+            util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
+            mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
+            for i in range(len(cands)):
+                vals[i].append(float(util[i]))
+                own[i] += float(mine_pts[i])
             worlds += 1
             if worlds >= self.max_worlds:
                 break
             if time.perf_counter() >= deadline:
                 break
         self.last_worlds = worlds
-        self.last_rollouts = worlds * len(cands) * (reps if kern is not None else 1)
+        self.last_rollouts = worlds * len(cands) * reps
         best = max(range(len(cands)), key=lambda i: sum(vals[i]))
         if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
             best = 0  # medium's pass (candidate 0) unless the search clearly beats it

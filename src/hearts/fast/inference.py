@@ -1,0 +1,122 @@
+"""Inference, compiled: how likely each sampled world makes the plays seen so far."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts.core.arith import R_PLAYERS, SUIT
+from hearts.fast._jit import njit
+from hearts.fast.bits import lowest_card
+from hearts.fast.medium import medium_card, medium_moon_card
+from hearts.fast.policies import (
+    POLICY_GREEDY,
+    POLICY_MEDIUM,
+    POLICY_MEDIUM_MOON,
+    _flush_card,
+    _lead_pick,
+    _lead_rank,
+    greedy_card,
+)
+from hearts.fast.state import (
+    MAX_PLAYERS,
+    S_HANDS,
+    S_TRICK_LEN,
+    S_TRICK_MASK,
+    S_TURN,
+    STATE_SIZE,
+    advance,
+    legal_mask,
+    reset_state,
+    start_play,
+    trick_best,
+)
+
+# -- inference: how likely a sampled world makes the plays seen so far -------------------------
+
+
+@njit
+def _plausible_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, card: int) -> bool:
+    """Whether :func:`greedy_card`'s lead (without its random card) could be ``card``: the spade
+    under Q♠ that flushes her, or else the lowest card of a suit whose noisy rank (hearts two
+    higher, plus up to three at random) can come out lowest."""
+    hand = S[S_HANDS + seat]
+    flush = _flush_card(S, R, legal, hand)
+    if flush >= 0:
+        return card == flush
+    pick = _lead_pick(legal, hand)
+    low = 99
+    for suit in range(4):
+        chunk = pick & (SUIT << (13 * suit))
+        if chunk:
+            r = _lead_rank(lowest_card(chunk))
+            if r < low:
+                low = r
+    chunk = pick & (SUIT << (13 * (card // 13)))
+    if not chunk or lowest_card(chunk) != card:
+        return False
+    return _lead_rank(card) < low + 3
+
+
+@njit
+def play_log_likelihoods(
+    starts: np.ndarray,
+    R: np.ndarray,
+    plays: np.ndarray,
+    me: int,
+    log_miss: float,
+    log_lead_miss: float,
+    policy: int = POLICY_GREEDY,
+) -> np.ndarray:
+    """For each sampled world, how well the rollout policy explains the other seats' plays so far.
+
+    ``starts[w, s]`` is seat ``s``'s hand at the start of play in world ``w`` (its cards now plus
+    those it has played); ``plays`` the cards played in this hand in order. Every play by a seat
+    other than ``me`` that had a choice is compared with :func:`greedy_card` (without its random
+    card) from that world's position: a follow or discard it would not have made adds
+    ``log_miss`` to the world's log-likelihood, a lead it would not have made ``log_lead_miss``.
+    The result weights the worlds of a search (a deal in which an opponent ducked with 5♠ when it
+    "held" 10♠ under J♠ is less likely than one in which it had no spade between them).
+    With ``policy`` :data:`POLICY_MEDIUM` the model is :func:`medium_card` (its lead too, which has
+    no noise: any other lead is a miss), with :data:`POLICY_MEDIUM_MOON` :func:`medium_moon_card`
+    (a seat that held a moon hand in the world is expected to have played for the moon); any other
+    policy is modelled by :func:`greedy_card`.
+    """
+    medium = policy == POLICY_MEDIUM or policy == POLICY_MEDIUM_MOON
+    moon_plan = policy == POLICY_MEDIUM_MOON
+    W = starts.shape[0]
+    n = R[R_PLAYERS]
+    out = np.zeros(W, dtype=np.float64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    for w in range(W):
+        for s in range(MAX_PLAYERS):
+            S[S_HANDS + s] = starts[w, s] if s < n else 0
+        reset_state(S, R)
+        start_play(S, R)
+        logw = 0.0
+        for i in range(plays.shape[0]):
+            card = plays[i]
+            seat = S[S_TURN]
+            if seat != me:
+                legal = legal_mask(S, R)
+                if legal & (legal - 1):
+                    tl = S[S_TRICK_LEN]
+                    if medium:
+                        best, best_seat = trick_best(S, n)
+                        if moon_plan:
+                            modelled = medium_moon_card(
+                                S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0
+                            )
+                        else:
+                            modelled = medium_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0)
+                        if modelled != card:
+                            logw += log_lead_miss if tl == 0 else log_miss
+                    elif tl == 0:
+                        if not _plausible_lead(S, R, legal, seat, card):
+                            logw += log_lead_miss
+                    else:
+                        best, best_seat = trick_best(S, n)
+                        if greedy_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0) != card:
+                            logw += log_miss
+            advance(S, R, card)
+        out[w] = logw
+    return out
