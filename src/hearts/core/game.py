@@ -15,12 +15,13 @@ import hmac
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from hearts.core.arith import game_winners, rules_row
 from hearts.core.cards import Card, CardSet, cards_of
 from hearts.core.errors import HeartsError, IllegalMoveError, OutOfTurnError, SetupError
 from hearts.core.events import Event, GameOver, HandScored, HandStarted
 from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, deal_deck, seat_name
 from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
-from hearts.core.rules import MoonOption, Rules, TieRule
+from hearts.core.rules import MoonOption, Rules
 from hearts.core.summary import HandSummary
 from hearts.core.view import PublicView, SeatView
 
@@ -307,14 +308,11 @@ class Game:
             self.totals[s] += p
         self.finished.append(hand)
         events: list[Event] = [HandScored(hand.number, hand.scores, tuple(self.totals), hand.shooter)]
-        rules = self.rules
-        if max(self.totals) >= rules.target:
-            low = min(self.totals)
-            lowest = tuple(s for s, t in enumerate(self.totals) if t == low)
-            if len(lowest) == 1 or rules.ties is TieRule.SHARE:
-                self.winners = lowest
-                events.append(GameOver(tuple(self.totals), lowest))
-                return events
+        winners = game_winners(rules_row(self.rules), self.totals)  # the rule of the game's end, written once
+        if winners:
+            self.winners = tuple(s for s in range(self.rules.players) if winners >> s & 1)
+            events.append(GameOver(tuple(self.totals), self.winners))
+            return events
         self.hand = self._new_hand(hand.number + 1)
         events.append(HandStarted(self.hand.number, self.hand.direction))
         return events

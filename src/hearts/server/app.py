@@ -221,8 +221,8 @@ def warm_up_players() -> None:
         from hearts.players.search import compiled_kernels
 
         compiled_kernels()
-    except Exception:  # noqa: BLE001 - without the kernels the players search in Python; nothing is lost
-        log.warning("could not load the search players' compiled kernels; they will search in Python", exc_info=True)
+    except Exception:  # noqa: BLE001 - a warm-up only: the first search player loads the kernels itself
+        log.warning("could not load the search players' compiled kernels now; the first search player will load them", exc_info=True)
 
 
 def create_app(
