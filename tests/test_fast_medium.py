@@ -1,4 +1,10 @@
-"""The compiled medium rollout policy (``kernels.medium_card``) against the medium player itself."""
+"""The medium player's one policy (:mod:`hearts.fast.medium`): the player and the kernels.
+
+The player calls ``medium_choice`` with what its seat knows; the kernels call it through
+``medium_card``/``medium_moon_card`` with what a world's hands show. What is still two-sided is
+those two readings of a position, and ``moon_strength`` against the Python ``moon_hand_strength``
+(which the pass and the search players read): both are checked here.
+"""
 
 from __future__ import annotations
 
@@ -16,9 +22,10 @@ from hearts.core.cards import SUIT_MASKS, cards_of
 from hearts.core.hand import HandState, Phase
 from hearts.core.view import SeatView
 from hearts.fast import kernels as k
+from hearts.fast import medium as policy
 from hearts.fast import rules_array, simulate, state_array
 from hearts.players.knowledge import Knowledge, moon_hand_strength
-from hearts.players.medium import MOON_PLAY_STRENGTH, MediumPlayer
+from hearts.players.medium import REASONS, MediumPlayer
 
 
 def medium_positions(
@@ -26,8 +33,8 @@ def medium_positions(
 ) -> Iterator[tuple[HandState, int, int, bool]]:
     """Every play with a choice of medium-against-medium hands: (state, legal mask, medium's card,
     whether medium played its moon plan there). The medium players are shown the real voids: the
-    compiled lead counts the voids of the world it plays in, where the medium player counts the
-    voids it has seen, so only then must the two agree everywhere."""
+    kernels' lead counts the voids of the world it plays in, where the medium player counts the
+    voids it has seen, so only then must the two readings agree everywhere."""
     n = rules.players
     players = [MediumPlayer(seed=s) for s in range(n)]
     rng = random.Random(seed)
@@ -49,48 +56,36 @@ def medium_positions(
             state.play(card)
 
 
-def compiled_card(policy: Any, state: HandState, legal: int) -> int:
-    """The compiled policy's card (no random card) in ``state``, for the seat to play."""
+def compiled_card(kernel: Any, state: HandState, legal: int) -> int:
+    """The kernel's card (no random card) in ``state``, for the seat to play."""
     S = state_array(state)
     R = rules_array(state.rules)
     best, best_seat = k.trick_best(S, state.players)
     tmask = S[k.S_TRICK_MASK]
-    return int(policy(S, R, legal, state.turn, len(state.trick), best, best_seat, tmask, -1, 0.0))
+    return int(kernel(S, R, legal, state.turn, len(state.trick), best, best_seat, tmask, -1, 0.0))
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
-def test_medium_card_is_the_medium_players_card(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Card for card in medium-against-medium hands, every play with a choice (see
-    :func:`medium_positions`). Positions where medium plays its own moon plan are left out: that
-    plan is :func:`kernels.medium_moon_card`'s (below); a search gives its shooters the moon policy."""
+def test_the_kernels_read_a_world_as_the_player_reads_its_view(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``medium_moon_card`` (a world's hands) is the medium player's card (its seat's knowledge)
+    at every play with a choice; ``medium_card`` too where medium does not play its moon plan
+    (a search gives its shooters the moon policy instead)."""
     checked: Counter[str] = Counter()
     for state, legal, card, shooting in medium_positions(rules, 12, 7, monkeypatch):
+        kind = "moon plan" if shooting else "lead" if not state.trick else "follow"
+        got = compiled_card(k.medium_moon_card, state, legal)
+        assert got == card, f"{kind} {state.trick!r}: world {got}, player {card}"
+        assert bool(k.medium_shooting(state_array(state), rules_array(rules), state.turn)) == shooting
         if not shooting:
-            kind = "lead" if not state.trick else "follow"
-            got = compiled_card(k.medium_card, state, legal)
-            assert got == card, f"{kind} {state.trick!r}: compiled {got}, medium {card}"
-            checked[kind] += 1
+            assert compiled_card(k.medium_card, state, legal) == card, f"{kind} {state.trick!r}"
+        checked[kind] += 1
     assert checked["lead"] >= 40 and checked["follow"] >= 200, checked
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.name or 'custom'}")
-def test_medium_moon_card_is_the_medium_players_whole_card_play(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``medium_moon_card`` (POLICY_MEDIUM_MOON) is the medium player's card at every play with a
-    choice, its moon plan included; where medium does not shoot it is ``medium_card``'s."""
-    checked: Counter[bool] = Counter()
-    for state, legal, card, shooting in medium_positions(rules, 12, 7, monkeypatch):
-        got = compiled_card(k.medium_moon_card, state, legal)
-        assert got == card, f"{'moon plan' if shooting else 'play'} {state.trick!r}: compiled {got}, medium {card}"
-        S = state_array(state)
-        assert bool(k.medium_shooting(S, rules_array(rules), state.turn)) == shooting
-        checked[shooting] += 1
-    assert checked[False] >= 240, checked
-
-
-def test_medium_moon_card_plays_the_moon_plan_as_medium_does(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_moon_plan_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     """Enough hands of the standard game that medium plays its moon plan at many positions (both
     ways in: a strong hand at the first tricks, and most of the points with the top heart): the
-    compiled card is medium's at every one."""
+    world's card is the player's at every one."""
     shooting = 0
     for state, legal, card, shoots in medium_positions(Rules(), 400, 11, monkeypatch):
         if shoots:
@@ -108,7 +103,25 @@ def test_moon_strength_is_moon_hand_strength() -> None:
         for _ in range(300):
             hand = sum(1 << c for c in rng.sample(deck, rng.randint(1, rules.hand_size)))
             assert k.moon_strength(R, hand) == pytest.approx(moon_hand_strength(rules, hand), abs=1e-12)
-    assert k.MEDIUM_MOON_STRENGTH == MOON_PLAY_STRENGTH  # the kernels' copy of medium's threshold
+
+
+def test_every_reason_code_has_words_and_a_choice_names_its_reason() -> None:
+    """Each ``WHY_*`` code of the policy has the player's words (one code, one text), and a choice
+    comes back with its code and the seat the words will name."""
+    codes = {name[4:]: getattr(policy, name) for name in dir(policy) if name.startswith("WHY_")}
+    assert set(codes) == set(REASONS)
+    assert len(set(codes.values())) == len(codes)
+    rules = Rules()
+    R = rules_array(rules)
+    taken = np.zeros(4, dtype=np.int64)
+    taken[3] = k.QS_BIT | (1 << 40) | (1 << 41)  # East took Q♠ and two hearts: it may shoot
+    # South void in spades on a spade trick East is winning: no points to East.
+    hand = (1 << 5) | (1 << 45)
+    out = ((1 << 52) - 1) & ~hand & ~taken[3] & ~((1 << 26) | (1 << 30))
+    card, why, who = policy.medium_choice(
+        R, taken, 0, 0, hand, out, 0, 4, 0, hand, 2, 30, 3, (1 << 26) | (1 << 30), -1, True
+    )
+    assert (card, why, who) == (5, policy.WHY_NO_POINTS_TO_SHOOTER, 3)
 
 
 def test_medium_moon_policy_shoots_and_hides_its_plan() -> None:

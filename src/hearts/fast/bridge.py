@@ -45,15 +45,18 @@ def rules_array(rules: Rules) -> np.ndarray:
 _RULES_ARRAYS: dict[Rules, np.ndarray] = {}
 
 
-def _rules_array_shared(rules: Rules) -> np.ndarray:
-    """:func:`rules_array`, built once per rules for the per-decision wrappers (the kernels never
-    write to it; the public function returns a fresh array that a caller may change)."""
+def shared_rules_array(rules: Rules) -> np.ndarray:
+    """:func:`rules_array`, built once per rules for the per-decision callers (the kernels never
+    write to it; :func:`rules_array` returns a fresh array that a caller may change)."""
     R = _RULES_ARRAYS.get(rules)
     if R is None:
         if len(_RULES_ARRAYS) > 64:
             _RULES_ARRAYS.clear()
         R = _RULES_ARRAYS[rules] = rules_array(rules)
     return R
+
+
+_rules_array_shared = shared_rules_array  # the name the search players use
 
 
 def state_array(hand: HandState) -> np.ndarray:

@@ -1,7 +1,12 @@
-"""The medium player's card play, compiled (``POLICY_MEDIUM``), and its moon plan (``POLICY_MEDIUM_MOON``).
+"""The medium player's card play and its moon plan, written once and compiled.
 
-``tests/test_fast_medium.py`` holds :func:`medium_card` to :class:`hearts.players.medium.MediumPlayer`'s
-choices card for card.
+:class:`hearts.players.medium.MediumPlayer` calls :func:`medium_choice` for every card it plays
+(with what its seat knows: the cards still out, the voids it has seen), and the kernels call it
+through :func:`medium_card` (``POLICY_MEDIUM``) and :func:`medium_moon_card`
+(``POLICY_MEDIUM_MOON``) with what a determinized world shows (what is out to a seat is every
+card in the other hands; a void is a seat with no card of the suit). With the card comes a
+reason code (``WHY_*``) and the seat it names, which the player turns into words, so a hint says
+what decided the move.
 """
 
 from __future__ import annotations
@@ -35,12 +40,40 @@ from hearts.fast.policies import (
 )
 from hearts.fast.state import S_HANDS, S_POINTS, S_TAKEN, S_TRICKS_DONE, random_card
 
-# -- the medium-like rollout policy ------------------------------------------------------------
-# Twin, as far as a rollout needs, of hearts.players.medium.MediumPlayer.play_from: the same
-# lead scores, follows and discards, read off the world's hands (what is "out" to a seat is every
-# card in the other hands; a void is a seat with no card of the suit). It leaves out the medium's own
-# moon plan (a search gives its shooters POLICY_MOON instead); medium_moon_card (POLICY_MEDIUM_MOON,
-# below) adds it.
+#: Strength (:func:`moon_strength`) at which the medium player plays for the moon while no other seat has a point.
+MEDIUM_MOON_STRENGTH = 0.72
+
+# -- why a card was chosen: the reason codes of medium_choice (the player words them) ----------
+WHY_ONLY = 0  #: the only legal card
+WHY_RUNNING = 1  #: a search's running shooter plays the moon policy
+WHY_MOON_MASTER = 2  #: moon plan: lead the top card still out of a suit
+WHY_MOON_LEAD_HIGH = 3
+WHY_MOON_WIN = 4
+WHY_MOON_THROW = 5
+WHY_LEAD_STOP_MOON = 6  #: lead the top heart to take one off the seat that may shoot
+WHY_FLUSH_QUEEN = 7
+WHY_LEAD_LOW = 8
+WHY_LEAD_WINNER = 9
+WHY_FIRST_TRICK = 10
+WHY_TAKE_HEART_STOP_MOON = 11
+WHY_WIN_BONUS = 12  #: win the trick with the bonus card itself
+WHY_TAKE_BONUS = 13
+WHY_LAST_CLEAN = 14
+WHY_DUCK = 15
+WHY_CANNOT_DUCK = 16
+WHY_DROP_QUEEN = 17
+WHY_DUCK_KEEP_QUEEN = 18
+WHY_WIN_NOT_QUEEN = 19
+WHY_ONLY_QUEEN = 20
+WHY_LAST_CLEAN_SPADE = 21
+WHY_DUCK_QUEEN_OUT = 22
+WHY_WIN_LOW_QUEEN_OUT = 23
+WHY_CANNOT_DUCK_SPADE = 24
+WHY_NO_POINTS_TO_SHOOTER = 25
+WHY_DUMP_QUEEN = 26
+WHY_DUMP_HIGH_SPADE = 27
+WHY_DUMP_HEART = 28
+WHY_THROW_HIGH = 29
 
 
 @njit
@@ -54,6 +87,18 @@ def _out_of(S: np.ndarray, n: int, seat: int) -> int:
 
 
 @njit
+def _voids_of(S: np.ndarray, n: int, seat: int) -> int:
+    """The voids of the other seats in this world: bit ``4 * seat + suit``."""
+    voids = 0
+    for o in range(n):
+        if o != seat:
+            for s in range(4):
+                if not S[S_HANDS + o] & (SUIT << (13 * s)):
+                    voids |= 1 << (4 * o + s)
+    return voids
+
+
+@njit
 def _higher_out(out: int, card: int) -> int:
     return out & (SUIT << (13 * (card // 13))) & ~((2 << card) - 1)
 
@@ -64,10 +109,8 @@ def _lower_out(out: int, card: int) -> int:
 
 
 @njit
-def moon_threat(S: np.ndarray, R: np.ndarray, seat: int, running: int) -> int:
-    """The seat that may be running for the moon, seen from ``seat``: the search's ``running``
-    shooter when there is one; else medium's rule (``Knowledge.moon_threat``): the one other seat
-    that holds every penalty card taken so far, at least 6 of them or Q♠ and two more."""
+def _threat(R: np.ndarray, T: np.ndarray, t0: int, seat: int, running: int) -> int:
+    """:func:`moon_threat` with the cards each seat has taken at ``T[t0 + seat]``."""
     if running >= 0:
         return running if running != seat else -1
     if R[R_MOON] == MOON_DISABLED:
@@ -75,13 +118,13 @@ def moon_threat(S: np.ndarray, R: np.ndarray, seat: int, running: int) -> int:
     pen = R[R_PENALTY]
     holder = -1
     for s in range(R[R_PLAYERS]):
-        if S[S_TAKEN + s] & pen:
+        if T[t0 + s] & pen:
             if holder >= 0:
                 return -1
             holder = s
     if holder < 0 or holder == seat:
         return -1
-    taken = S[S_TAKEN + holder] & pen
+    taken = T[t0 + holder] & pen
     count = popcount(taken)
     if count >= 6 or (taken & QS_BIT and count >= 3):
         return holder
@@ -89,23 +132,28 @@ def moon_threat(S: np.ndarray, R: np.ndarray, seat: int, running: int) -> int:
 
 
 @njit
-def _medium_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, threat: int) -> int:
-    n = R[R_PLAYERS]
-    hand = S[S_HANDS + seat]
-    out = _out_of(S, n, seat)
+def moon_threat(S: np.ndarray, R: np.ndarray, seat: int, running: int) -> int:
+    """The seat that may be running for the moon, seen from ``seat``: the search's ``running``
+    shooter when there is one; else medium's rule (``Knowledge.moon_threat``): the one other seat
+    that holds every penalty card taken so far, at least 6 of them or Q♠ and two more."""
+    return _threat(R, S, S_TAKEN, seat, running)
+
+
+@njit
+def _lead(R: np.ndarray, legal: int, seat: int, hand: int, out: int, voids: int, threat: int) -> tuple[int, int, int]:
     if threat >= 0:
         hearts = legal & HEARTS
         if hearts and not _higher_out(out, highest_card(hearts)) and out & HEARTS:
-            return highest_card(hearts)
+            return highest_card(hearts), WHY_LEAD_STOP_MOON, threat
     spades = legal & SPADES
     if spades and out & QS_BIT and not hand & ABOVE_QUEEN and lowest_card(spades) < QUEEN_OF_SPADES:
-        return highest_card(spades & (QS_BIT - 1))
+        return highest_card(spades & (QS_BIT - 1)), WHY_FLUSH_QUEEN, -1
+    n = R[R_PLAYERS]
     bonus = R[R_BONUS_CARD]
     best = -1
     best_score = -1e9
     for s in range(4):
-        suit = SUIT << (13 * s)
-        mine = legal & suit
+        mine = legal & (SUIT << (13 * s))
         if not mine:
             continue
         c = lowest_card(mine)
@@ -113,10 +161,11 @@ def _medium_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, threat: in
         lower = popcount(_lower_out(out, c))
         score = (10.0 if higher else -10.0) + min(higher, 6) - 0.5 * lower - 0.3 * popcount(mine)
         for o in range(n):
-            if o != seat and not S[S_HANDS + o] & suit:
+            if o != seat and voids >> (4 * o + s) & 1:
                 score -= 2.0  # a void seat discards points on whoever wins
         if s == 2:
             if hand & QS_BIT:
+                # Leading her is only good when A♠/K♠ are out to catch her.
                 if c == QUEEN_OF_SPADES:
                     score += 5.0 if out & ABOVE_QUEEN else -30.0
                 else:
@@ -126,83 +175,92 @@ def _medium_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, threat: in
         if s == 3:
             score -= 1.5
         if bonus >= 0 and s == bonus // 13 and (hand >> bonus) & 1:
-            score -= 3.0
+            score -= 3.0  # keep the suit that protects the bonus card
         if score > best_score:
             best = c
             best_score = score
-    return best
+    return best, WHY_LEAD_LOW if _higher_out(out, best) else WHY_LEAD_WINNER, -1
 
 
 @njit
-def _medium_follow(
-    S: np.ndarray, R: np.ndarray, legal: int, seat: int, trick_len: int, w: int, w_seat: int, tmask: int, threat: int
-) -> int:
-    n = R[R_PLAYERS]
+def _follow(
+    R: np.ndarray,
+    legal: int,
+    hand: int,
+    out: int,
+    tricks_done: int,
+    trick_len: int,
+    w: int,
+    w_seat: int,
+    tmask: int,
+    threat: int,
+) -> tuple[int, int, int]:
     led = w // 13
-    last = trick_len == n - 1
+    last = trick_len == R[R_PLAYERS] - 1
     bonus = R[R_BONUS_CARD]
     pts = penalty_points(tmask, R)
     if bonus >= 0 and (tmask >> bonus) & 1:
         pts += R[R_BONUS_POINTS]
     below = legal & ((1 << w) - 1)
     above = legal & ~((1 << w) - 1)
-    if S[S_TRICKS_DONE] == 0 and not R[R_POINTS_FIRST_TRICK] and not (bonus >= 0 and led == bonus // 13):
-        return highest_card(legal)  # the first trick carries no points: shed the highest
+    if tricks_done == 0 and not R[R_POINTS_FIRST_TRICK] and not (bonus >= 0 and led == bonus // 13):
+        return highest_card(legal), WHY_FIRST_TRICK, -1
     if threat >= 0 and w_seat == threat and above and (tmask & HEARTS or led == 3):
-        return lowest_card(above & ~QS_BIT if above & ~QS_BIT else above)  # take a heart off the shooter
-    out = _out_of(S, n, seat)
+        return lowest_card(above & ~QS_BIT if above & ~QS_BIT else above), WHY_TAKE_HEART_STOP_MOON, threat
     if bonus >= 0 and led == bonus // 13 and pts <= 0:
-        if (tmask >> bonus) & 1 or (S[S_HANDS + seat] >> bonus) & 1:
+        if (tmask >> bonus) & 1 or (hand >> bonus) & 1:
             if (legal >> bonus) & 1 and bonus > w and (last or not _higher_out(out, bonus)):
-                return bonus
+                return bonus, WHY_WIN_BONUS, -1
             if (tmask >> bonus) & 1:
                 m = above
                 while m:
                     c = lowest_card(m)
                     if last or not _higher_out(out, c):
-                        return c
+                        return c, WHY_TAKE_BONUS, -1
                     m &= m - 1
     if led == 2:
         if legal & QS_BIT:
             if w > QUEEN_OF_SPADES:
-                return QUEEN_OF_SPADES
+                return QUEEN_OF_SPADES, WHY_DROP_QUEEN, -1
             if below:
-                return highest_card(below)
+                return highest_card(below), WHY_DUCK_KEEP_QUEEN, -1
             others = legal & ~QS_BIT
-            return highest_card(others) if others else QUEEN_OF_SPADES
+            if others:
+                return highest_card(others), WHY_WIN_NOT_QUEEN, -1
+            return QUEEN_OF_SPADES, WHY_ONLY_QUEEN, -1
         queen_out = (out & QS_BIT) != 0 and not tmask & QS_BIT
         if last and not tmask & QS_BIT and pts <= 0:
-            return highest_card(legal)
+            return highest_card(legal), WHY_LAST_CLEAN_SPADE, -1
         if below:
-            return highest_card(below)
+            c = highest_card(below)
+            return c, WHY_DUCK_QUEEN_OUT if queen_out and c < QUEEN_OF_SPADES else WHY_DUCK, -1
         if queen_out:
             under_q = above & (QS_BIT - 1)
             if under_q:
-                return highest_card(under_q)
-            return lowest_card(above)
-        return highest_card(legal)
+                return highest_card(under_q), WHY_WIN_LOW_QUEEN_OUT, -1
+            return lowest_card(above), WHY_CANNOT_DUCK_SPADE, -1
+        return highest_card(legal), WHY_CANNOT_DUCK_SPADE, -1
     if last and pts <= 0 and led != 3:
-        return highest_card(legal)
+        return highest_card(legal), WHY_LAST_CLEAN, -1
     if below:
-        return highest_card(below)
-    return highest_card(legal)
+        return highest_card(below), WHY_DUCK, -1
+    return highest_card(legal), WHY_CANNOT_DUCK, -1
 
 
 @njit
-def _medium_discard(S: np.ndarray, R: np.ndarray, legal: int, seat: int, w_seat: int, threat: int) -> int:
+def _discard(R: np.ndarray, legal: int, out: int, w_seat: int, threat: int) -> tuple[int, int, int]:
     bonus = R[R_BONUS_CARD]
     if bonus >= 0 and legal & ~(1 << bonus):
         legal &= ~(1 << bonus)
     if threat >= 0 and w_seat == threat:
         clean = legal & ~R[R_PENALTY]
         if clean:
-            return _top_rank(clean)
+            return _top_rank(clean), WHY_NO_POINTS_TO_SHOOTER, threat
     if legal & QS_BIT:
-        return QUEEN_OF_SPADES
-    out = _out_of(S, R[R_PLAYERS], seat)
+        return QUEEN_OF_SPADES, WHY_DUMP_QUEEN, w_seat
     high = legal & ABOVE_QUEEN
     if high and out & QS_BIT:
-        return highest_card(high)
+        return highest_card(high), WHY_DUMP_HIGH_SPADE, -1
     best = -1
     best_score = -1e9
     for s in range(4):
@@ -216,44 +274,9 @@ def _medium_discard(S: np.ndarray, R: np.ndarray, legal: int, seat: int, w_seat:
         if score > best_score:
             best = c
             best_score = score
-    return best
-
-
-@njit
-def medium_card(
-    S: np.ndarray,
-    R: np.ndarray,
-    legal: int,
-    seat: int,
-    trick_len: int,
-    best: int,
-    best_seat: int,
-    tmask: int,
-    running: int,
-    eps: float,
-) -> int:
-    """The medium player's card play (``MediumPlayer.play_from`` without its own moon plan), with
-    probability ``eps`` a random legal card; the running shooter plays :func:`moon_card`, and the
-    others treat it as the moon threat. The arguments are :func:`greedy_card`'s."""
-    if legal & (legal - 1) == 0:
-        return lowest_card(legal)
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
-    if running == seat:
-        return moon_card(R, legal, trick_len, best)
-    threat = moon_threat(S, R, seat, running)
-    if trick_len == 0:
-        return _medium_lead(S, R, legal, seat, threat)
-    if legal & (SUIT << (13 * (best // 13))):
-        return _medium_follow(S, R, legal, seat, trick_len, best, best_seat, tmask, threat)
-    return _medium_discard(S, R, legal, seat, best_seat, threat)
-
-
-# -- the medium player's own moon plan (POLICY_MEDIUM_MOON) -----------------------------------
-# Twin of MediumPlayer.shooting / MediumPlayer._shoot and of knowledge.moon_hand_strength.
-
-#: Strength (:func:`moon_strength`) at which the medium player plays for the moon (medium.MOON_PLAY_STRENGTH).
-MEDIUM_MOON_STRENGTH = 0.72
+    if best // 13 == 3:
+        return best, WHY_DUMP_HEART, w_seat
+    return best, WHY_THROW_HIGH, -1
 
 
 @njit
@@ -283,42 +306,155 @@ def moon_strength(R: np.ndarray, hand: int) -> float:
 
 
 @njit
-def medium_shooting(S: np.ndarray, R: np.ndarray, seat: int) -> bool:
-    """``MediumPlayer.shooting``: no other seat has taken a penalty card, and the hand is strong
-    enough in the first two tricks, or the seat has most of the points and the top heart still out."""
+def plays_for_moon(
+    R: np.ndarray, T: np.ndarray, t0: int, seat: int, hand: int, out: int, tricks_done: int, points: int
+) -> bool:
+    """The medium player's moon plan: no other seat has taken a penalty card (``T[t0 + seat]``: the
+    cards each seat has taken), and the hand is strong enough in the first two tricks, or the seat
+    has most of the points and holds the top heart still out."""
     if R[R_MOON] == MOON_DISABLED:
         return False
-    n = R[R_PLAYERS]
     pen = R[R_PENALTY]
-    for s in range(n):
-        if s != seat and S[S_TAKEN + s] & pen:
+    for s in range(R[R_PLAYERS]):
+        if s != seat and T[t0 + s] & pen:
             return False
-    hand = S[S_HANDS + seat]
-    if S[S_TRICKS_DONE] <= 1 and moon_strength(R, hand) >= MEDIUM_MOON_STRENGTH:
+    if tricks_done <= 1 and moon_strength(R, hand) >= MEDIUM_MOON_STRENGTH:
         return True
-    if S[S_POINTS + seat] >= R[R_MOON_POINTS] - 8:
-        hearts_out = _out_of(S, n, seat) & HEARTS
+    if points >= R[R_MOON_POINTS] - 8:
+        hearts_out = out & HEARTS
         return hearts_out == 0 or highest_card(hand & HEARTS) > highest_card(hearts_out)
     return False
 
 
 @njit
-def medium_shoot_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, trick_len: int, best: int) -> int:
-    """``MediumPlayer._shoot``: lead a master (spades, clubs, diamonds, then hearts) or else the
-    highest-ranked card; win with the highest card of the led suit; when void throw the lowest
-    non-penalty card."""
+def medium_shooting(S: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """:func:`plays_for_moon` for ``seat`` in a world."""
+    n = R[R_PLAYERS]
+    hand = S[S_HANDS + seat]
+    return plays_for_moon(R, S, S_TAKEN, seat, hand, _out_of(S, n, seat), S[S_TRICKS_DONE], S[S_POINTS + seat])
+
+
+@njit
+def _shoot(R: np.ndarray, legal: int, out: int, trick_len: int, w: int) -> tuple[int, int, int]:
+    """Lead a master (spades, clubs, diamonds, then hearts) or else the highest-ranked card; win
+    with the highest card of the led suit; when void throw the lowest non-penalty card."""
     if trick_len == 0:
-        out = _out_of(S, R[R_PLAYERS], seat)
         for s in (2, 0, 1, 3):
             mine = legal & (SUIT << (13 * s))
             if mine and not _higher_out(out, highest_card(mine)):
-                return highest_card(mine)
-        return _top_rank(legal)
-    follow = legal & (SUIT << (13 * (best // 13)))
+                return highest_card(mine), WHY_MOON_MASTER, -1
+        return _top_rank(legal), WHY_MOON_LEAD_HIGH, -1
+    follow = legal & (SUIT << (13 * (w // 13)))
     if follow:
-        return highest_card(follow)
+        return highest_card(follow), WHY_MOON_WIN, -1
     spare = legal & ~R[R_PENALTY]
-    return _lowest_rank(spare if spare else legal)
+    return _lowest_rank(spare if spare else legal), WHY_MOON_THROW, -1
+
+
+@njit
+def medium_choice(
+    R: np.ndarray,
+    T: np.ndarray,
+    t0: int,
+    seat: int,
+    hand: int,
+    out: int,
+    voids: int,
+    tricks_done: int,
+    points: int,
+    legal: int,
+    trick_len: int,
+    w: int,
+    w_seat: int,
+    tmask: int,
+    running: int,
+    plan: bool,
+) -> tuple[int, int, int]:
+    """The medium player's card from ``legal``, with why (a ``WHY_*`` code) and the seat the
+    reason names (the would-be shooter, the trick's winner; -1 for none).
+
+    What the seat knows: ``hand``; ``out``, the cards in the other hands; ``voids``, bit
+    ``4 * seat + suit`` for a seat known to hold no card of the suit; ``T[t0 + s]``, the cards seat
+    ``s`` has taken; ``tricks_done``; ``points``, its own penalty points this hand. The trick in
+    progress: ``trick_len`` cards, ``w`` the winning card (any card when leading), played by
+    ``w_seat``, ``tmask`` all of them. ``running`` is a search's running shooter (-1: none): it
+    plays :func:`moon_card` and the others treat it as the moon threat. With ``plan`` the seat
+    plays the medium player's own moon plan when :func:`plays_for_moon` says so.
+    """
+    if legal & (legal - 1) == 0:
+        return lowest_card(legal), WHY_ONLY, -1
+    if plan and running < 0 and plays_for_moon(R, T, t0, seat, hand, out, tricks_done, points):
+        return _shoot(R, legal, out, trick_len, w)
+    if running == seat:
+        return moon_card(R, legal, trick_len, w), WHY_RUNNING, -1
+    threat = _threat(R, T, t0, seat, running)
+    if trick_len == 0:
+        return _lead(R, legal, seat, hand, out, voids, threat)
+    if legal & (SUIT << (13 * (w // 13))):
+        return _follow(R, legal, hand, out, tricks_done, trick_len, w, w_seat, tmask, threat)
+    return _discard(R, legal, out, w_seat, threat)
+
+
+@njit
+def _world_choice(
+    S: np.ndarray,
+    R: np.ndarray,
+    legal: int,
+    seat: int,
+    trick_len: int,
+    best: int,
+    best_seat: int,
+    tmask: int,
+    running: int,
+    eps: float,
+    plan: bool,
+) -> int:
+    """:func:`medium_choice` for ``seat`` in a world, with probability ``eps`` a random legal card."""
+    if legal & (legal - 1) == 0:
+        return lowest_card(legal)
+    if eps > 0.0 and np.random.random() < eps:
+        return random_card(legal)
+    n = R[R_PLAYERS]
+    voids = _voids_of(S, n, seat) if trick_len == 0 else 0
+    card, _why, _who = medium_choice(
+        R,
+        S,
+        S_TAKEN,
+        seat,
+        S[S_HANDS + seat],
+        _out_of(S, n, seat),
+        voids,
+        S[S_TRICKS_DONE],
+        S[S_POINTS + seat],
+        legal,
+        trick_len,
+        best,
+        best_seat,
+        tmask,
+        running,
+        plan,
+    )
+    return card
+
+
+@njit
+def medium_card(
+    S: np.ndarray,
+    R: np.ndarray,
+    legal: int,
+    seat: int,
+    trick_len: int,
+    best: int,
+    best_seat: int,
+    tmask: int,
+    running: int,
+    eps: float,
+) -> int:
+    """The medium player's card play without its own moon plan (a search gives its shooters the
+    moon policy instead), with probability ``eps`` a random legal card; the running shooter plays
+    :func:`moon_card`, and the others treat it as the moon threat. The arguments are
+    :func:`greedy_card`'s."""
+    return _world_choice(S, R, legal, seat, trick_len, best, best_seat, tmask, running, eps, False)
 
 
 @njit
@@ -334,15 +470,8 @@ def medium_moon_card(
     running: int,
     eps: float,
 ) -> int:
-    """The medium player's whole card play (``MediumPlayer.play_from``, its own moon plan
-    included), with probability ``eps`` a random legal card. Unlike the search's running shooter
-    (``running``, which every seat is told of and which this leaves to :func:`medium_card`), a
-    seat playing this plan is seen by the others only through the points it takes (medium's
-    moon-threat rule). The arguments are :func:`greedy_card`'s."""
-    if legal & (legal - 1) == 0:
-        return lowest_card(legal)
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
-    if running < 0 and medium_shooting(S, R, seat):
-        return medium_shoot_card(S, R, legal, seat, trick_len, best)
-    return medium_card(S, R, legal, seat, trick_len, best, best_seat, tmask, running, 0.0)
+    """The medium player's whole card play, its own moon plan included, with probability ``eps``
+    a random legal card. Unlike the search's running shooter (``running``, which every seat is
+    told of), a seat playing this plan is seen by the others only through the points it takes
+    (medium's moon-threat rule). The arguments are :func:`greedy_card`'s."""
+    return _world_choice(S, R, legal, seat, trick_len, best, best_seat, tmask, running, eps, True)

@@ -18,12 +18,17 @@ who has shown a void) and follows the habits of a good player:
   (beat the would-be shooter, and never feed it points); with a hand that can take
   everything, and no one else holding a point, play to shoot.
 
-Every choice comes with a one-line reason.
+Every choice comes with a one-line reason. The card play and the moon plan are written once, in
+:mod:`hearts.fast.medium` (compiled, and run by the kernels as the ``medium`` rollout policy too):
+this player tells it what its seat knows and puts the reason code it gets back into words. The
+pass is this module's own (the kernels pass as the greedy policy does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from hearts.core import CARDS, Card, CardSet, Rules, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
@@ -36,17 +41,16 @@ from hearts.players.knowledge import (
     SPADES,
     Knowledge,
     bottom,
-    highest_rank,
     lowest_rank,
     moon_hand_strength,
     sym,
-    top,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Moon strength (0..1, :func:`moon_hand_strength`) at which the player keeps a moon hand when passing.
 MOON_PASS_STRENGTH = 0.78
-#: Strength at which it plays for the moon while no other seat has a point.
-MOON_PLAY_STRENGTH = 0.72
 SUIT_NAMES = ("clubs", "diamonds", "spades", "hearts")
 
 
@@ -146,204 +150,120 @@ class MediumPlayer(Player):
         return CARDS[card], why
 
     def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        """The card to play from ``legal`` given knowledge ``k`` (public so other players can reuse it)."""
-        if self.shooting(k):
-            return self._shoot(k, legal)
-        if not k.trick:
-            return self._lead(k, legal)
-        if legal & SUIT_MASKS[k.led_suit]:
-            return self._follow(k, legal)
-        return self._discard(k, legal)
-
-    # -- the moon plan -------------------------------------------------------------
+        """The card to play from ``legal`` given knowledge ``k``, and why in words (public so other
+        players can reuse it): :func:`hearts.fast.medium.medium_choice`'s card, its moon plan included."""
+        policy = _policy()
+        trick = k.trick
+        voids = 0
+        if not trick:  # only the lead weighs the voids
+            for o in range(k.players):
+                if o != k.seat:
+                    for s in range(4):
+                        if not k.can_have_suit(o, s):
+                            voids |= 1 << (4 * o + s)
+        w = k.winning_card if trick else 0
+        card, why, who = policy.medium_choice(
+            _rules_row(k.rules),
+            _taken(k),
+            0,
+            k.seat,
+            k.hand,
+            k.out,
+            voids,
+            k.trick_number,
+            k.points[k.seat],
+            legal,
+            len(trick),
+            w,
+            k.winning_seat,
+            k.trick_mask,
+            -1,
+            True,
+        )
+        return int(card), _words(k, int(why), int(card), w, int(who))
 
     def shooting(self, k: Knowledge) -> bool:
-        """Whether to play for the moon: nobody else holds a point and the hand is strong enough,
-        or this seat already has most of the points and holds the top heart still out."""
-        if not k.moon_still_open_for_me():
-            return False
-        mine = k.points[k.seat]
-        if k.trick_number <= 1 and moon_hand_strength(k.rules, k.hand) >= MOON_PLAY_STRENGTH:
-            return True
-        hearts_out = k.out & HEARTS
-        if mine >= k.rules.moon_points - 8 and (
-            not hearts_out or (k.hand & HEARTS).bit_length() > hearts_out.bit_length()
-        ):
-            return True
-        return False
+        """Whether to play for the moon (:func:`hearts.fast.medium.plays_for_moon`): nobody else
+        holds a point and the hand is strong enough, or this seat already has most of the points
+        and holds the top heart still out."""
+        policy = _policy()
+        return bool(
+            policy.plays_for_moon(
+                _rules_row(k.rules), _taken(k), 0, k.seat, k.hand, k.out, k.trick_number, k.points[k.seat]
+            )
+        )
 
-    def _shoot(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        if not k.trick:
-            # Lead a sure winner (the top card still out in its suit), hearts last once safe.
-            for s in (2, 0, 1, 3):
-                mine = legal & SUIT_MASKS[s]
-                if mine and not k.higher_out(top(mine)):
-                    return top(mine), f"moon: lead the master {sym(top(mine))}"
-            c = highest_rank(legal)
-            return c, f"moon: lead high with {sym(c)}"
-        led = k.led_suit
-        follow = legal & SUIT_MASKS[led]
-        if follow:
-            c = top(follow)
-            return c, f"moon: win with {sym(c)}"
-        spare = legal & ~k.rules.penalty_mask
-        c = lowest_rank(spare) if spare else lowest_rank(legal)
-        return c, f"moon: throw away {sym(c)}"
 
-    # -- leading -----------------------------------------------------------------------
+def _policy() -> ModuleType:
+    """:mod:`hearts.fast.medium`, imported at the first play (it imports numba)."""
+    from hearts.fast import medium
 
-    def _lead(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        threat = k.moon_threat()
-        if threat >= 0:
-            hearts = legal & HEARTS
-            if hearts and not k.higher_out(top(hearts)) and k.out & HEARTS:
-                return top(hearts), f"lead {sym(top(hearts))} to take a heart: {self._who(k, threat)} may shoot"
-        spades = legal & SPADES
-        if spades and k.is_out(QS) and not k.hand & HIGH_SPADES and bottom(spades) < QS:
-            c = top(spades & ((1 << QS) - 1))
-            return c, f"flush Q♠: lead {sym(c)} under her"
-        best, best_score = -1, -1e9
-        for s in range(4):
-            mine = legal & SUIT_MASKS[s]
-            if not mine:
-                continue
-            c = bottom(mine)
-            higher = k.higher_out(c).bit_count()
-            lower = k.lower_out(c).bit_count()
-            score = (10.0 if higher else -10.0) + min(higher, 6) - 0.5 * lower - 0.3 * mine.bit_count()
-            voids = sum(1 for o in range(k.players) if o != k.seat and not k.can_have_suit(o, s))
-            score -= 2.0 * voids  # a void seat discards points on whoever wins
-            if s == 2:
-                if k.hand & QS_BIT:
-                    # Leading her is only good when A♠/K♠ are out to catch her.
-                    score += (5.0 if k.out & HIGH_SPADES else -30.0) if c == QS else -15.0
-                elif k.hand & HIGH_SPADES and k.is_out(QS) and c > QS:
-                    score -= 12.0
-            if s == 3:
-                score -= 1.5
-            b = k.bonus_card()
-            if b >= 0 and s == b // 13 and k.hand >> b & 1:
-                score -= 3.0  # keep the suit that protects the bonus card
-            if score > best_score:
-                best, best_score = c, score
-        if k.higher_out(best):
-            return best, f"lead low with {sym(best)}: higher cards are still out"
-        return best, f"lead {sym(best)}: every card left is a winner"
+    return medium
 
-    # -- following suit ----------------------------------------------------------------------
 
-    def _follow(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        rules = k.rules
-        w = k.winning_card
-        led = k.led_suit
-        last = not k.still_to_play
-        pts = k.trick_points()
-        below = legal & ((1 << w) - 1)
-        above = legal & ~((1 << w) - 1)
-        if (
-            k.first_trick()
-            and not rules.points_on_first_trick
-            and not (k.bonus_card() >= 0 and led == k.bonus_card() // 13)
-        ):
-            c = top(legal)
-            return c, f"first trick carries no points: shed {sym(c)}"
-        threat = k.moon_threat()
-        if threat >= 0 and k.winning_seat == threat and above and (k.trick_mask & HEARTS or led == 3):
-            c = bottom(above & ~QS_BIT) if above & ~QS_BIT else bottom(above)
-            return c, f"take a heart with {sym(c)} to stop {self._who(k, threat)}'s moon"
-        b = k.bonus_card()
-        if b >= 0 and led == b // 13 and pts <= 0:
-            bonus_here = bool(k.trick_mask >> b & 1) or bool(k.hand >> b & 1)
-            if bonus_here:
-                if legal >> b & 1 and b > w and (last or not k.higher_out(b)):
-                    return b, f"win the trick with {sym(b)}: it scores {rules.bonus_points}"
-                winners = [
-                    c for c in range(led * 13, led * 13 + 13) if above >> c & 1 and (last or not k.higher_out(c))
-                ]
-                if winners and k.trick_mask >> b & 1:
-                    return winners[0], f"take {sym(b)} with {sym(winners[0])}: it scores {rules.bonus_points}"
-        if led == 2:
-            return self._follow_spades(k, legal, w, last, pts, below, above)
-        if last and pts <= 0 and led != 3:
-            c = top(legal)
-            return c, f"last to a clean trick: win it with {sym(c)} to shed it"
-        if below:
-            c = top(below)
-            return c, f"duck under {sym(w)} with {sym(c)}"
-        c = top(legal)
-        return c, f"cannot duck {sym(w)}: take it with my highest, {sym(c)}"
+def _rules_row(rules: Rules) -> np.ndarray:
+    from hearts.fast.bridge import shared_rules_array
 
-    def _follow_spades(
-        self, k: Knowledge, legal: int, w: int, last: bool, pts: int, below: int, above: int
-    ) -> tuple[int, str]:
-        if legal & QS_BIT:
-            if w > QS:
-                return QS, f"drop Q♠ under {sym(w)}"
-            safe_below = below
-            if safe_below:
-                c = top(safe_below)
-                return c, f"duck under {sym(w)} with {sym(c)}, keeping Q♠ covered"
-            others = legal & ~QS_BIT
-            if others:
-                c = top(others)
-                return c, f"cannot duck: win with {sym(c)}, not Q♠"
-            return QS, "only Q♠ left to follow"
-        queen_out = k.is_out(QS) and not k.trick_mask & QS_BIT
-        if last and not k.trick_mask & QS_BIT and pts <= 0:
-            c = top(legal)
-            return c, f"last to a clean spade trick: shed {sym(c)}"
-        if below:
-            c = top(below)
-            reason = f"duck under {sym(w)} with {sym(c)}"
-            if queen_out and c < QS:
-                reason += ": Q♠ is still out"
-            return c, reason
-        if queen_out:
-            under_q = above & ((1 << QS) - 1)
-            if under_q:
-                c = top(under_q)
-                return c, f"cannot duck: win low with {sym(c)}, Q♠ is still out"
-        c = bottom(above) if queen_out else top(legal)
-        return c, f"cannot duck {sym(w)}: play {sym(c)}"
+    return shared_rules_array(rules)
 
-    # -- discarding ------------------------------------------------------------------------
 
-    def _discard(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        rules = k.rules
-        b = k.bonus_card()
-        keep_bonus = legal & ~(1 << b) if b >= 0 else legal
-        if keep_bonus:
-            legal = keep_bonus
-        threat = k.moon_threat()
-        winner = k.winning_seat
-        if threat >= 0 and winner == threat:
-            clean = legal & ~rules.penalty_mask
-            if clean:
-                c = highest_rank(clean)
-                return c, f"give no points to {self._who(k, threat)}, who may shoot: throw {sym(c)}"
-        if legal & QS_BIT:
-            return QS, f"void: dump Q♠ on {self._who(k, winner)}"
-        high_spades = legal & HIGH_SPADES
-        if high_spades and k.is_out(QS):
-            c = top(high_spades)
-            return c, f"void: dump {sym(c)} while Q♠ is still out"
-        best, best_score = -1, -1e9
-        for s in range(4):
-            mine = legal & SUIT_MASKS[s]
-            if not mine:
-                continue
-            c = top(mine)
-            score = c % 13 + (3.0 if s == 3 else 0.0) + max(0, 3 - mine.bit_count()) * 1.0
-            if not k.lower_out(c) and s != 3:
-                score -= 4.0  # nothing lower is out: this card can never win a trick, so keep it
-            if score > best_score:
-                best, best_score = c, score
-        if best // 13 == 3:
-            return best, f"void: dump the heart {sym(best)} on {self._who(k, winner)}"
-        return best, f"void: throw my high {sym(best)}"
+def _taken(k: Knowledge) -> np.ndarray:
+    import numpy as np
 
-    @staticmethod
-    def _who(k: Knowledge, seat: int) -> str:
-        from hearts.core import seat_name
+    return np.array(k.taken, dtype=np.int64)
 
-        return seat_name(seat, k.players)
+
+#: The words of each reason code of :func:`hearts.fast.medium.medium_choice` (by the code's name):
+#: ``{c}`` the card, ``{w}`` the card winning the trick, ``{who}`` the seat the reason names,
+#: ``{b}`` the bonus card and ``{pts}`` its points.
+REASONS = {
+    "ONLY": "the only legal card",
+    "RUNNING": "moon: play {c} to take every point",
+    "MOON_MASTER": "moon: lead the master {c}",
+    "MOON_LEAD_HIGH": "moon: lead high with {c}",
+    "MOON_WIN": "moon: win with {c}",
+    "MOON_THROW": "moon: throw away {c}",
+    "LEAD_STOP_MOON": "lead {c} to take a heart: {who} may shoot",
+    "FLUSH_QUEEN": "flush Q♠: lead {c} under her",
+    "LEAD_LOW": "lead low with {c}: higher cards are still out",
+    "LEAD_WINNER": "lead {c}: every card left is a winner",
+    "FIRST_TRICK": "first trick carries no points: shed {c}",
+    "TAKE_HEART_STOP_MOON": "take a heart with {c} to stop {who}'s moon",
+    "WIN_BONUS": "win the trick with {c}: it scores {pts}",
+    "TAKE_BONUS": "take {b} with {c}: it scores {pts}",
+    "LAST_CLEAN": "last to a clean trick: win it with {c} to shed it",
+    "DUCK": "duck under {w} with {c}",
+    "CANNOT_DUCK": "cannot duck {w}: take it with my highest, {c}",
+    "DROP_QUEEN": "drop Q♠ under {w}",
+    "DUCK_KEEP_QUEEN": "duck under {w} with {c}, keeping Q♠ covered",
+    "WIN_NOT_QUEEN": "cannot duck: win with {c}, not Q♠",
+    "ONLY_QUEEN": "only Q♠ left to follow",
+    "LAST_CLEAN_SPADE": "last to a clean spade trick: shed {c}",
+    "DUCK_QUEEN_OUT": "duck under {w} with {c}: Q♠ is still out",
+    "WIN_LOW_QUEEN_OUT": "cannot duck: win low with {c}, Q♠ is still out",
+    "CANNOT_DUCK_SPADE": "cannot duck {w}: play {c}",
+    "NO_POINTS_TO_SHOOTER": "give no points to {who}, who may shoot: throw {c}",
+    "DUMP_QUEEN": "void: dump Q♠ on {who}",
+    "DUMP_HIGH_SPADE": "void: dump {c} while Q♠ is still out",
+    "DUMP_HEART": "void: dump the heart {c} on {who}",
+    "THROW_HIGH": "void: throw my high {c}",
+}
+_BY_CODE: dict[int, str] = {}
+
+
+def _words(k: Knowledge, why: int, card: int, w: int, who: int) -> str:
+    """The reason code ``why`` of ``card`` in words."""
+    if not _BY_CODE:
+        policy = _policy()
+        _BY_CODE.update({getattr(policy, "WHY_" + name): text for name, text in REASONS.items()})
+    from hearts.core import seat_name
+
+    rules = k.rules
+    b = rules.bonus_card
+    return _BY_CODE[why].format(
+        c=sym(card),
+        w=sym(w),
+        who=seat_name(who, k.players) if who >= 0 else "",
+        b=sym(b) if b is not None else "",
+        pts=rules.bonus_points,
+    )
