@@ -37,8 +37,9 @@ A seat that ducked under J♠ with 5♠ probably holds no 10♠; one that led a 
 samples a batch of worlds (:class:`hearts.players.sampling.LikelyHandsSampler`, itself compiled)
 and hands them to :func:`hearts.fast.kernels.search_worlds`, which plays every candidate (and
 every plan) out several times per world with a compiled policy: by default the medium player's
-card play (``kernels.medium_card``, ``rollout_policy="medium"``, checked card for card against
-:class:`~hearts.players.medium.MediumPlayer` by ``tests/test_fast_medium.py``), which also models
+card play (``kernels.medium_card``, ``rollout_policy="medium"``: the very policy
+:class:`~hearts.players.medium.MediumPlayer` calls, read from a world's hands instead of a seat's
+knowledge, the two readings held equal by ``tests/test_fast_medium.py``), which also models
 the other seats in inference; ``rollout_policy="greedy"`` is ``kernels.greedy_card`` (checked
 against a plain-Python statement of the same policy kept in ``tests/greedy_reference.py``).
 ``opponent_policy`` gives the other seats a policy of their own (in the rollouts and as
