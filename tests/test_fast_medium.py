@@ -2,8 +2,8 @@
 
 The player calls ``medium_choice`` with what its seat knows; the kernels call it through
 ``medium_card``/``medium_moon_card`` with what a world's hands show. What is still two-sided is
-those two readings of a position, and ``moon_strength`` against the Python ``moon_hand_strength``
-(which the pass and the search players read): both are checked here.
+those two readings of a position, checked here; ``moon_strength`` is written once (the pass and the
+search players read it through ``moon_hand_strength``) and checked by its parts.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from tests.test_players_sampling import RULES
 
 from hearts.core import Rules
-from hearts.core.cards import SUIT_MASKS, cards_of
+from hearts.core.cards import SUIT_MASKS, mask_of
 from hearts.core.hand import HandState, Phase
 from hearts.core.view import SeatView
 from hearts.fast import kernels as k
@@ -94,15 +94,18 @@ def test_the_moon_plan_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPatch)
     assert shooting >= 30, shooting
 
 
-def test_moon_strength_is_moon_hand_strength() -> None:
-    """The compiled measure of a moon hand is the Python one, for hands of every size and deck."""
-    rng = random.Random(5)
-    for rules in RULES:
-        R = rules_array(rules)
-        deck = cards_of(rules.in_play)
-        for _ in range(300):
-            hand = sum(1 << c for c in rng.sample(deck, rng.randint(1, rules.hand_size)))
-            assert k.moon_strength(R, hand) == pytest.approx(moon_hand_strength(rules, hand), abs=1e-12)
+def test_moon_strength_weighs_hearts_their_tops_the_queen_and_side_losers() -> None:
+    """The one measure of a moon hand (compiled; ``moon_hand_strength`` calls it), by its parts:
+    hearts held (of 8) 0.35, A-K-Q-J of hearts 0.25, Q♠ held or covered by A♠ K♠ 0.15, and 0.25 less a
+    share for each low side card with two unheld cards above it."""
+    rules = Rules()
+    strong = mask_of("AH KH QH JH 10H 9H 8H QS AS KS AD KD AC".split())
+    assert moon_hand_strength(rules, strong) == pytest.approx(7 / 8 * 0.35 + 0.25 + 0.15 + 0.25)
+    one_loser = mask_of("AH KH QH JH 10H 9H 8H QS AS KS AD KD 2C".split())
+    assert moon_hand_strength(rules, one_loser) == pytest.approx(7 / 8 * 0.35 + 0.25 + 0.15 + (1 - 3 / 13) * 0.25)
+    no_queen = mask_of("AH KH 10H 2S 3S 4S 2D 3D 4D 2C 3C 4C 5C".split())
+    assert moon_hand_strength(rules, no_queen) == pytest.approx(3 / 8 * 0.35 + 2 / 4 * 0.25)
+    assert k.moon_strength(rules_array(rules), strong) == moon_hand_strength(rules, strong)
 
 
 def test_every_reason_code_has_words_and_a_choice_names_its_reason() -> None:

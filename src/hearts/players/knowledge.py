@@ -319,33 +319,19 @@ class Knowledge:
 def moon_hand_strength(rules: Rules, hand: int) -> float:
     """A rough 0..1 measure of how well ``hand`` could take every penalty card.
 
-    Counts what a moon needs: long, high hearts; control of Q♠; and few low cards
-    that must lose a trick (a low card in a side suit lets an opponent win one and
-    throw a heart). Used by the medium player's moon plan and by the search players
-    to decide when to evaluate a moon line.
+    Counts what a moon needs: long, high hearts; control of Q♠; and few low cards that must lose a
+    trick (a low card in a side suit lets an opponent win one and throw a heart). Used by the medium
+    player's moon plan and by the search players to decide when to evaluate a moon line. Written
+    once, compiled: :func:`hearts.fast.medium.moon_strength`, which the kernels' moon plan reads too.
+
+    >>> from hearts.core import mask_of
+    >>> round(moon_hand_strength(Rules(), mask_of("AH KH QH JH 10H 9H 8H QS AS KS AD KD AC".split())), 2)
+    0.96
     """
-    hearts = hand & HEARTS
-    n_hearts = hearts.bit_count()
-    top_hearts = sum(1 for r in range(12, 8, -1) if hearts >> (39 + r) & 1)  # A K Q J of hearts
-    spades = hand & SPADES
-    queen_safe = bool(hand & QS_BIT) or (spades & HIGH_SPADES == HIGH_SPADES)
-    losers = 0
-    for s in range(3):
-        chunk = hand & SUIT_MASKS[s]
-        # A side card below the jack with two or more unheld cards above it will likely lose a
-        # trick, and whoever wins that trick can throw a heart.
-        for c in range(s * 13, s * 13 + 9):
-            if chunk >> c & 1:
-                above_unheld = (12 - c % 13) - (chunk >> (c + 1)).bit_count()
-                if above_unheld >= 2:
-                    losers += 1
-    size = max(1, rules.hand_size)
-    score = 0.0
-    score += min(n_hearts, 8) / 8 * 0.35
-    score += top_hearts / 4 * 0.25
-    score += 0.15 if queen_safe else 0.0
-    score += max(0.0, 1 - losers / (size / 3)) * 0.25
-    return score
+    from hearts.fast.bridge import shared_rules_array
+    from hearts.fast.medium import moon_strength
+
+    return float(moon_strength(shared_rules_array(rules), hand))
 
 
 __all__ = [
