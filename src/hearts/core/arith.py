@@ -209,6 +209,15 @@ def penalty_points(mask: int, R: Ints) -> int:
     return points
 
 
+def points_taken(mask: int, R: Ints) -> int:
+    """What taking a set of cards scores before any moon: its penalty points and the bonus card's."""
+    points = penalty_points(mask, R)
+    bonus = R[R_BONUS_CARD]
+    if bonus >= 0 and (mask >> bonus) & 1:
+        points += R[R_BONUS_POINTS]
+    return points
+
+
 # -- scoring a hand ---------------------------------------------------------------------------
 
 
@@ -327,7 +336,7 @@ def best_moon_choice(R: Ints, totals: Ints, shooter: int) -> int:
 
 #: The functions above that compiled code calls (hearts.fast registers each with numba).
 RULE_FUNCTIONS = (
-    legal_of, breaks_hearts, beats, winning_card, penalty_points, moon_shooter, moon_adds, hand_scores,
+    legal_of, breaks_hearts, beats, winning_card, penalty_points, points_taken, moon_shooter, moon_adds, hand_scores,
     pass_offset, game_winners, moon_rank, best_moon_choice,
 )  # fmt: skip
 #: The bit helpers, which numba gets as CPU instructions instead.

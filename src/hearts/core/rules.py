@@ -404,7 +404,7 @@ class Rules:
         >>> Rules().penalty_points(mask_of(["QS", "2H", "3H", "JD"]))
         15
         """
-        return (mask & HEARTS).bit_count() * self.heart_points + (self.queen_points if mask & QS_BIT else 0)
+        return arith.penalty_points(mask, arith.rules_row(self))
 
     def points_taken(self, mask: int) -> int:
         """What taking a set of cards (a trick, a hand's tricks) scores before any moon: its penalty
@@ -413,9 +413,7 @@ class Rules:
         >>> Rules.preset("omnibus").points_taken(mask_of(["JD", "QH", "2C", "3C"]))
         -9
         """
-        bonus = self.bonus_card
-        extra = self.bonus_points if bonus is not None and mask >> bonus & 1 else 0
-        return self.penalty_points(mask) + extra
+        return arith.points_taken(mask, arith.rules_row(self))
 
     def pass_direction(self, hand_number: int) -> PassDirection:
         """The pass direction of hand ``hand_number`` (0-based)."""
@@ -531,3 +529,6 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "no-passing": ("No passing at all: every hand is a hold hand.", {"pass_cycle": "none"}),
     "house-queen": ("House rule: Q♠ breaks hearts too.", {"queen_breaks_hearts": True}),
 }
+
+# The rules' arithmetic reads Rules (its options and enums): imported once both modules exist.
+from hearts.core import arith  # noqa: E402
