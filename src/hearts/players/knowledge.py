@@ -22,12 +22,33 @@ the engine's hot path.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 from hearts.core import CARDS, MoonOption, MoonScoring, Rules, SeatView
 from hearts.core.arith import CHOICE_SUBTRACT_FROM_SELF, best_moon_choice, rules_row
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
+
+_FAST: ModuleType | None = None
+_FAST_LOCK = threading.Lock()
+
+
+def load_fast() -> ModuleType:
+    """:mod:`hearts.fast`, imported whole once per process, under a lock. The players import it on
+    first use (numba takes a while to import), and in a server several threads may get there at
+    once (a seat's first play, the start-up warm-up): two threads importing the package's modules
+    side by side can see one of them half made ("partially initialized module"). Every lazy import
+    of ``hearts.fast`` by the players comes after this."""
+    global _FAST
+    if _FAST is None:
+        with _FAST_LOCK:
+            if _FAST is None:
+                import hearts.fast
+
+                _FAST = hearts.fast
+    return _FAST
 
 QS = 36  #: Q♠
 AS = 38  #: A♠
@@ -328,10 +349,8 @@ def moon_hand_strength(rules: Rules, hand: int) -> float:
     >>> round(moon_hand_strength(Rules(), mask_of("AH KH QH JH 10H 9H 8H QS AS KS AD KD AC".split())), 2)
     0.96
     """
-    from hearts.fast.bridge import shared_rules_array
-    from hearts.fast.medium import moon_strength
-
-    return float(moon_strength(shared_rules_array(rules), hand))
+    fast = load_fast()
+    return float(fast.medium.moon_strength(fast.bridge.shared_rules_array(rules), hand))
 
 
 __all__ = [

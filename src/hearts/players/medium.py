@@ -41,6 +41,7 @@ from hearts.players.knowledge import (
     SPADES,
     Knowledge,
     bottom,
+    load_fast,
     lowest_rank,
     moon_hand_strength,
     sym,
@@ -195,16 +196,12 @@ class MediumPlayer(Player):
 
 
 def _policy() -> ModuleType:
-    """:mod:`hearts.fast.medium`, imported at the first play (it imports numba)."""
-    from hearts.fast import medium
-
-    return medium
+    """:mod:`hearts.fast.medium`, imported at the first play (it imports numba; see :func:`load_fast`)."""
+    return load_fast().medium
 
 
 def _rules_row(rules: Rules) -> np.ndarray:
-    from hearts.fast.bridge import shared_rules_array
-
-    return shared_rules_array(rules)
+    return load_fast().bridge.shared_rules_array(rules)
 
 
 def _taken(k: Knowledge) -> np.ndarray:

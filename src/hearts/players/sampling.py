@@ -26,7 +26,7 @@ from typing import Any
 
 from hearts.core import Card, HandState, SeatView
 from hearts.core.cards import QS_BIT, cards_of
-from hearts.players.knowledge import Knowledge
+from hearts.players.knowledge import Knowledge, load_fast
 
 #: Greedy attempts before the exhaustive fallback.
 GREEDY_TRIES = 12
@@ -150,6 +150,7 @@ class LikelyHandsSampler:
     def __init__(self, knowledge: Knowledge, tries: int = 4) -> None:
         import numpy as np
 
+        load_fast()  # the package whole, under its lock (see load_fast), before one of its modules
         from hearts.fast.sampling import sample_deals
 
         k = knowledge

@@ -66,6 +66,7 @@ from hearts.core import CARDS, Card, CardSet, HandState, Rules, SeatView
 from hearts.core.cards import HEARTS, cards_of
 from hearts.players.knowledge import (
     Knowledge,
+    load_fast,
     moon_hand_strength,
     sym,
     trick_points,
@@ -97,6 +98,7 @@ def _load_kernels() -> Any:
     """The kernels module, each kernel the search calls run once (compiled now, not inside a timed decision)."""
     import numpy as np
 
+    load_fast()  # the package whole, under its lock, before any of its modules (see load_fast)
     from hearts.fast import kernels
     from hearts.fast.bridge import rules_array, state_array
 
