@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +33,19 @@ def play_out(game: Game, rng: random.Random, max_steps: int = 100_000) -> Game:
 def hand_from(rules: Rules, hands: list[str], number: int = 0) -> HandState:
     """A hand dealt explicitly: one space-separated card list per seat."""
     return HandState(rules, [CardSet.parse(h).mask for h in hands], number)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    """A served app (``create_app``, computer pause 0) on its own SQLite file, through FastAPI's test
+    client: what the server tests talk to. Imported here, not at the top, so that the tests that
+    never serve do not load the server."""
+    from fastapi.testclient import TestClient
+
+    from hearts.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0)) as c:
+        yield c
 
 
 @pytest.fixture

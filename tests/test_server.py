@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +15,6 @@ from starlette.websockets import WebSocketDisconnect
 from hearts.core import CardSet, loads
 from hearts.server.app import create_app
 from hearts.server.protocol import MAX_MESSAGE_BYTES
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0)
-    with TestClient(app) as c:
-        yield c
 
 
 def new_table(client: TestClient, kinds: list[str], **extra: Any) -> dict[str, Any]:

@@ -8,7 +8,6 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,6 @@ from hearts.server.privacy import PLAYER_COOKIE, RedactTokens, mask_url, person_
 from hearts.server.storage import metadata
 from hearts.server.upkeep import FILL_AFTER, fill_refusal
 from test_server import Seat, choose  # pytest puts tests/ on the path (it has no __init__.py)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0)
-    with TestClient(app) as c:
-        yield c
 
 
 def humans(client: TestClient, n: int = 4, **extra: Any) -> dict[str, Any]:

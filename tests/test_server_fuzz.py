@@ -66,12 +66,6 @@ def server_errors() -> Iterator[Collect]:
             logger.removeHandler(handler)
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'fuzz.db'}", pause=0)) as c:
-        yield c
-
-
 def assert_no_server_errors(errors: Collect) -> None:
     shown = [f"{r.name}: {r.getMessage()}" for r in errors.bad]
     assert not shown, "the server logged errors on client input:\n" + "\n".join(shown)

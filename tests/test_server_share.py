@@ -11,7 +11,6 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -19,24 +18,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.test_server import new_table
 
 import hearts.server.driver as tables_module
 from hearts.server.app import create_app
 from hearts.server.share import CLOSE_TOO_MANY, Busy, ConnectionLimits, Limits, ThinkPool
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0)
-    with TestClient(app) as c:
-        yield c
-
-
-def new_table(client: TestClient, kinds: list[str], **extra: Any) -> dict[str, Any]:
-    seats = [{"kind": "human"} if k == "human" else {"kind": "computer", "level": k} for k in kinds]
-    r = client.post("/api/tables", json={"seats": seats, **extra})
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def receive_until(ws: Any, kind: str) -> dict[str, Any]:

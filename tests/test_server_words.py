@@ -8,7 +8,6 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +19,6 @@ from hearts.server import app as app_module
 from hearts.server.app import create_app
 
 CARD_CODE = re.compile(r"\b(10|[2-9JQKA])[CDSH]\b")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0)) as c:
-        yield c
 
 
 def seed_where(preset: str, leader: int) -> int:
