@@ -3,8 +3,10 @@ line checked on every message, bad input of every kind, reconnects, spectators, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,17 @@ class Seat:
     def send(self, **msg: Any) -> None:
         self.ws.send_text(json.dumps(msg))
 
+
+
+@contextlib.contextmanager
+def seated(client: TestClient, table: dict[str, Any], watch: bool = True) -> Iterator[tuple[list[Seat], Seat | None]]:
+    """A websocket for every seat of ``table`` (and one watching, with ``watch``), each past its welcome."""
+    with contextlib.ExitStack() as stack:
+        seats = [Seat(stack.enter_context(client.websocket_connect(f"/ws/{s['token']}")), i) for i, s in enumerate(table["seats"])]
+        watcher = Seat(stack.enter_context(client.websocket_connect(f"/ws/{table['watch_token']}")), None) if watch else None
+        for s in (*seats, *([watcher] if watcher else [])):
+            assert s.until("welcome")["role"] == ("spectator" if s.seat is None else "player")
+        yield seats, watcher
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if view["phase"] == "pass":
@@ -106,18 +119,8 @@ def test_whole_game_four_websockets_never_leak(client: TestClient) -> None:
     for seed in (1, 2, 3):
         rng = random.Random(seed)
         table = new_table(client, ["human"] * 4, preset="short", seed=seed)
-        tokens = [s["token"] for s in table["seats"]]
-        with (
-            client.websocket_connect(f"/ws/{tokens[0]}") as w0,
-            client.websocket_connect(f"/ws/{tokens[1]}") as w1,
-            client.websocket_connect(f"/ws/{tokens[2]}") as w2,
-            client.websocket_connect(f"/ws/{tokens[3]}") as w3,
-            client.websocket_connect(f"/ws/{table['watch_token']}") as wv,
-        ):
-            seats = [Seat(w, i) for i, w in enumerate((w0, w1, w2, w3))]
-            watcher = Seat(wv, None)
-            for s in (*seats, watcher):
-                assert s.until("welcome")["role"] == ("spectator" if s.seat is None else "player")
+        with seated(client, table) as (seats, watcher):
+            assert watcher is not None
             moves = play_game(seats, rng, [watcher])
             assert moves > 50
             record = loads(client.get(f"/api/tables/{table['id']}/record").text)
@@ -352,16 +355,7 @@ def test_moon_choice_through_the_server(client: TestClient) -> None:
     # Britannica's moon with no passing, seed 11: seat 0 always plays its highest card, the others
     # their lowest, until a hand ends with a moon (seat 1's, found by playing it out in the engine).
     table = new_table(client, ["human"] * 4, preset="britannica", rules={"pass_cycle": ["hold"]}, seed=11)
-    tokens = [s["token"] for s in table["seats"]]
-    with (
-        client.websocket_connect(f"/ws/{tokens[0]}") as w0,
-        client.websocket_connect(f"/ws/{tokens[1]}") as w1,
-        client.websocket_connect(f"/ws/{tokens[2]}") as w2,
-        client.websocket_connect(f"/ws/{tokens[3]}") as w3,
-    ):
-        seats = [Seat(w, i) for i, w in enumerate((w0, w1, w2, w3))]
-        for s in seats:
-            s.until("welcome")
+    with seated(client, table, watch=False) as (seats, _):
         while seats[0].view["phase"] == "play":
             mover = seats[seats[0].view["to_move"][0]]
             ranked = sorted(mover.view["legal"], key=lambda c: RANKS.index(c[:-1]))

@@ -20,7 +20,7 @@ from hearts.server.app import create_app
 from hearts.server.privacy import PLAYER_COOKIE, RedactTokens, mask_url, person_key, redact
 from hearts.server.storage import metadata
 from hearts.server.upkeep import FILL_AFTER, fill_refusal
-from test_server import Seat, choose  # pytest puts tests/ on the path (it has no __init__.py)
+from test_server import Seat, choose, seated  # pytest puts tests/ on the path (it has no __init__.py)
 
 
 def humans(client: TestClient, n: int = 4, **extra: Any) -> dict[str, Any]:
@@ -115,17 +115,8 @@ def test_nothing_a_player_or_spectator_can_reach_determines_a_later_deal(client:
     rules = Rules.from_dict(row.rules)
     rng = random.Random(5)
     collected: list[str] = [json.dumps(table)]
-    with (
-        client.websocket_connect(f"/ws/{tokens[0]}") as w0,
-        client.websocket_connect(f"/ws/{tokens[1]}") as w1,
-        client.websocket_connect(f"/ws/{tokens[2]}") as w2,
-        client.websocket_connect(f"/ws/{tokens[3]}") as w3,
-        client.websocket_connect(f"/ws/{table['watch_token']}") as wv,
-    ):
-        seats = [Seat(w, i) for i, w in enumerate((w0, w1, w2, w3))]
-        watcher = Seat(wv, None)
-        for s in (*seats, watcher):
-            s.until("welcome")
+    with seated(client, table) as (seats, watcher):
+        assert watcher is not None
         for s in (seats[0], watcher):
             s.send(type="sync")
             s.until("welcome")
