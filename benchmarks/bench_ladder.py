@@ -6,10 +6,24 @@
 A rung ``upper:lower`` is a duplicate tournament of single-hand deals (``hearts.sim.tournament``):
 every deal is played at two tables, the upper level in seats 0 and 2 then in seats 1 and 3. The
 figure is the upper level's payoff per seat-deal (the mean of the other seats' points minus its
-own; zero-sum, so the lower level's is its negative) with its 95% interval over deals, and each
-side's seconds per decision. Targets: medium beats random by far (≥ +3), hard beats medium by at
-least +1.5, expert beats hard (> 0). A target is *met* when the whole interval clears it, *missed*
-when the whole interval is below it, and otherwise *not shown* at this many deals.
+own; zero-sum, so the lower level's is its negative) with its 95% interval over deals; the upper
+level's moons made minus moons allowed per seat-deal (moons its seats shot, less the moons the
+lower level's seats shot against each of them) with its 95% interval over deals; and each side's
+mean and 95th-percentile seconds per decision. Targets: medium beats random by far (≥ +3), hard
+beats medium by at least +1.5, expert beats hard (> 0); every other rung asks only for > 0. A
+target is *met* when the whole interval clears it, *missed* when the whole interval is below it,
+and otherwise *not shown* at this many deals.
+
+Two kinds of rung measure more than the ladder itself:
+
+* **Moon defence**, against the moon hunter (``medium:hunter``, ``hard:hunter``, ``expert:hunter``):
+  a measurement opponent that shoots whenever it plausibly can (docs/players.md, "The moon
+  hunter"); the moons a level allows it per seat-deal are what its moon defence lets through.
+* **Progress against today's players** (``expert:old-expert``, ``hard:old-hard``): ``old-LEVEL``
+  is that level of a frozen commit, played by ``benchmarks/baseline.py`` as a ``cmd:`` bot (its
+  worktree is made and compiled on first use; see that script for the commit and why)::
+
+      python benchmarks/bench_ladder.py --rungs expert:old-expert --deals 100 --seed 1 --jobs 2
 
 ``--budget`` is the seconds per decision of the searching players (hard and expert; the others
 ignore it); without it each level uses its own default (hard 0.3 s, expert 1 s). ``--write-docs``
@@ -41,6 +55,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -48,8 +63,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hearts.players.registry import LEVELS
-from hearts.sim.stats import mean_ci
+from hearts.players.registry import LEVELS, MEASUREMENT_LEVELS
+from hearts.sim.stats import Estimate, mean_ci
 from hearts.sim.tournament import TournamentConfig, default_jobs, run_tournament
 
 #: Each rung: (upper, lower, the payoff the upper level should clear).
@@ -59,11 +74,63 @@ RUNGS: list[tuple[str, str, float]] = [
     ("medium", "random", 3.0),
     ("hard", "medium", 1.5),
     ("expert", "hard", 0.0),
+    ("medium", "hunter", 0.0),
+    ("hard", "hunter", 0.0),
+    ("expert", "hunter", 0.0),
+    ("hard", "old-hard", 0.0),
+    ("expert", "old-expert", 0.0),
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "docs" / "players.md", ROOT / "docs" / "tournaments.md"]
 HEADING = "## Ladder results"
+#: The script that plays a frozen commit's levels (the ``old-LEVEL`` rungs).
+BASELINE = Path(__file__).resolve().parent / "baseline.py"
+#: The name of a baseline player: ``old-`` and one of the baseline's levels.
+OLD = "old-"
+
+
+def player_spec(name: str, budget: float | None) -> str:
+    """The tournament's spec for a rung's player: a level as it is, ``old-LEVEL`` the baseline's LEVEL
+    as a ``cmd:`` bot named ``old-LEVEL`` (at ``budget`` when one is given, else at the level's own).
+
+    >>> player_spec("hunter", None)
+    'hunter'
+    >>> player_spec("old-hard", 0.05).split("=cmd:")[0], player_spec("old-hard", 0.05).split()[-4:]
+    ('old-hard', ['bot', 'hard', '--budget', '0.05'])
+    """
+    if name.startswith(OLD):
+        command = [sys.executable, str(BASELINE), "bot", name[len(OLD) :]]
+        if budget is not None:
+            command += ["--budget", f"{budget:g}"]
+        return f"{name}=cmd:{shlex.join(command)}"
+    return name
+
+
+def known_player(name: str) -> bool:
+    """Whether a rung may name ``name``: a level, a measurement level, or ``old-`` and a level."""
+    return name in LEVELS or name in MEASUREMENT_LEVELS or name.startswith(OLD) and name[len(OLD) :] in LEVELS
+
+
+def moon_balance(runs: list[list[dict[str, Any]]], upper: str) -> Estimate:
+    """The ``upper`` player's moons made minus moons allowed per seat-deal, with its interval over deals.
+
+    ``runs`` holds each tournament's tables (as in its JSON, the seats named by label). For each deal
+    and each seat the player held at its tables: the moons that seat shot, less the moons the other
+    players' seats shot (the tournament's ``moons_made`` and ``moons_allowed``, deal by deal)."""
+    balances = []
+    for tables in runs:
+        by_deal: dict[int, list[float]] = {}
+        for t in tables:
+            if t["kind"] != "deal":
+                continue
+            seating, moons = t["seating"], t["moons"]
+            for s, label in enumerate(seating):
+                if label == upper:
+                    allowed = sum(m for o, m in enumerate(moons) if seating[o] != upper)
+                    by_deal.setdefault(t["index"], []).append(moons[s] - allowed)
+        balances += [sum(xs) / len(xs) for xs in by_deal.values()]
+    return mean_ci(balances)
 
 
 def read_json(path: str | Path) -> Any:
@@ -83,11 +150,13 @@ def verdict(low: float, high: float, target: float) -> str:
 
 
 def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.Namespace) -> dict[str, Any]:
-    config = TournamentConfig((upper, lower), hands=deals, games=0, seed=args.seed, budget=args.budget)
+    players = (player_spec(upper, args.budget), player_spec(lower, args.budget))
+    config = TournamentConfig(players, hands=deals, games=0, seed=args.seed, budget=args.budget)
     start = time.perf_counter()
     result = run_tournament(config, jobs=args.jobs)
     wall = time.perf_counter() - start
     up, down = result.figures()
+    moons = moon_balance([[t.to_dict(config.labels) for t in result.tables]], config.labels[0])
     return {
         "upper": upper,
         "lower": lower,
@@ -100,9 +169,13 @@ def run_rung(upper: str, lower: str, target: float, deals: int, args: argparse.N
         "points_lower": down.points.mean,
         "moons_upper": up.moons_made.mean,
         "moons_lower": down.moons_made.mean,
+        "moon_balance": moons.mean,
+        "moon_balance_low": moons.low,
+        "moon_balance_high": moons.high,
         "s_per_decision_upper": up.decision_mean.mean,
         "p95_upper": up.decision_p95,
         "s_per_decision_lower": down.decision_mean.mean,
+        "p95_lower": down.decision_p95,
         "verdict": verdict(up.payoff.low, up.payoff.high, target),
         "wall_s": wall,
     }
@@ -148,9 +221,10 @@ def check_parts(parts: list[dict[str, Any]], names: list[str]) -> dict[int, str]
 def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[str, Any]:
     """One rung from the JSON of several ``hearts tournament --json`` runs of the same two players.
 
-    The payoff's interval is over every deal of every part; points, moons and seconds per decision
-    are the parts' means weighted by their deals (decisions, for the seconds); the 95th percentile
-    of a decision is the largest of the parts' (the parts keep no single decision's time).
+    The payoff's and the moon balance's intervals are over every deal of every part (the balance
+    is read from the parts' tables); points, moons and seconds per decision are the parts' means
+    weighted by their deals (decisions, for the seconds); the 95th percentile of a decision is the
+    largest of the parts' (the parts keep no single decision's time).
     """
     names = names or [f"part {i + 1}" for i in range(len(parts))]
     seeds = check_parts(parts, names)
@@ -164,6 +238,10 @@ def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[st
 
     payoffs = [x for p in parts for x in p["players"][upper]["payoff_by_deal"]]
     est = mean_ci(payoffs)
+    if any("tables" not in p for p in parts):
+        missing = next(name for name, p in zip(names, parts, strict=True) if "tables" not in p)
+        raise PoolError(f"{missing}: it keeps no tables (write it with 'hearts tournament --json')")
+    moons = moon_balance([p["tables"] for p in parts], upper)
     rung = (upper, lower)
     target = next((t for u, lo, t in RUNGS if (u, lo) == rung), 0.0)
     return {
@@ -178,9 +256,13 @@ def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[st
         "points_lower": weighted(lower, "points_per_hand"),
         "moons_upper": weighted(upper, "moons_made_per_hand"),
         "moons_lower": weighted(lower, "moons_made_per_hand"),
+        "moon_balance": moons.mean,
+        "moon_balance_low": moons.low,
+        "moon_balance_high": moons.high,
         "s_per_decision_upper": weighted(upper, "seconds_per_decision", "decisions"),
         "p95_upper": max(p["players"][upper]["seconds_per_decision"]["p95"] for p in parts),
         "s_per_decision_lower": weighted(lower, "seconds_per_decision", "decisions"),
+        "p95_lower": max(p["players"][lower]["seconds_per_decision"]["p95"] for p in parts),
         "verdict": verdict(est.low, est.high, target),
         "wall_s": sum(p["seconds"] for p in parts),
         "budget": first["budget"],
@@ -221,8 +303,9 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         HEADING,
         "",
         "| rung | deals | budget s/decision | payoff per seat-deal (95% CI) | target | verdict "
-        "| points/hand upper – lower | ms/decision upper – lower | wall |",
-        "| --- | ---: | --- | --- | ---: | --- | --- | --- | ---: |",
+        "| points/hand upper – lower | moons made − allowed per seat-deal, upper (95% CI) "
+        "| ms/decision upper – lower | p95 ms upper – lower | wall |",
+        "| --- | ---: | --- | --- | ---: | --- | --- | --- | --- | --- | ---: |",
     ]
     for r in rows:
         budget = "default" if r["budget"] is None else f"{r['budget']:g}"
@@ -230,7 +313,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             f"| {r['upper']} vs {r['lower']} | {r['deals']} | {budget} "
             f"| {r['payoff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
             f"| {r['target']:+.1f} | {r['verdict']} | {r['points_upper']:.2f} – {r['points_lower']:.2f} "
-            f"| {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} | {r['wall_s']:.0f} s |"
+            f"| {_moons(r)} | {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} "
+            f"| {_ms(r.get('p95_upper'))} – {_ms(r.get('p95_lower'))} | {r['wall_s']:.0f} s |"
         )
     lines += ["", "Measured with:", ""]
     for command, measured, machine, jobs, seed, commit in dict.fromkeys(
@@ -246,12 +330,26 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         "",
         "Payoff: the upper level's mean of the other seats' points minus its own, per seat per deal, "
         "2-against-2 duplicate; the interval is over deals. *met*: the whole interval clears the target; "
-        "*missed*: the whole interval is below it; *not shown*: neither, at this many deals. Budget "
+        "*missed*: the whole interval is below it; *not shown*: neither, at this many deals. Moons: the "
+        "upper level's moons shot less the moons shot against it, per seat per deal (– where the run "
+        "kept no tables to count them from). `hunter`: the moon hunter, a measurement opponent that "
+        "shoots whenever it plausibly can; `old-LEVEL`: LEVEL of a frozen commit (benchmarks/baseline.py). "
+        "p95: the 95th percentile of one decision's time (pooled: the largest part's). Budget "
         "applies to hard and expert (default: hard 0.3 s, expert 1 s); the others do not search. The full "
         "ladder is `python benchmarks/bench_ladder.py` (1,000 deals a rung, each level's default budget).",
         "",
     ]
     return "\n".join(lines)
+
+
+def _moons(r: dict[str, Any]) -> str:
+    if r.get("moon_balance") is None:  # a row from before the ladder counted moons
+        return "–"
+    return f"{r['moon_balance']:+.3f} [{r['moon_balance_low']:+.3f}, {r['moon_balance_high']:+.3f}]"
+
+
+def _ms(seconds: float | None) -> str:
+    return "–" if seconds is None else f"{1000 * seconds:.0f}"
 
 
 def write_section(path: Path, text: str) -> None:
@@ -344,14 +442,18 @@ def main(argv: list[str] | None = None) -> int:
         for item in args.rungs.split(","):
             pair, _, deals = item.partition("@")
             upper, _, lower = pair.partition(":")
-            if upper not in LEVELS or lower not in LEVELS:
-                parser.error(f"rung {item!r}: levels are {', '.join(LEVELS)}")
+            if not known_player(upper) or not known_player(lower):
+                levels = [*LEVELS, *MEASUREMENT_LEVELS]
+                parser.error(f"rung {item!r}: levels are {', '.join(levels)}, or old-LEVEL for the baseline's LEVEL")
             if deals and not deals.isdigit():
                 parser.error(f"rung {item!r}: the deals after @ must be a whole number")
             rungs.append((upper, lower, targets.get((upper, lower), 0.0), int(deals) if deals else args.deals))
     else:
         rungs = [(u, lo, t, args.deals) for u, lo, t in RUNGS]
 
+    if any(p.startswith(OLD) for u, lo, _t, _d in rungs for p in (u, lo)):
+        # The baseline's worktree, made and compiled now (idempotent), not on a bot's first decision.
+        subprocess.run([sys.executable, str(BASELINE), "setup"], check=True)
     command = ("python benchmarks/bench_ladder.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
     measured = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     commit = _commit()  # before playing: the workers import the players as they are now

@@ -306,24 +306,69 @@ def moon_strength(R: np.ndarray, hand: int) -> float:
 
 
 @njit
+def _others_scored(R: np.ndarray, T: np.ndarray, t0: int, seat: int) -> bool:
+    """Whether a seat other than ``seat`` has taken a penalty card (``T[t0 + s]``: what seat ``s`` took)."""
+    pen = R[R_PENALTY]
+    for s in range(R[R_PLAYERS]):
+        if s != seat and T[t0 + s] & pen:
+            return True
+    return False
+
+
+@njit
+def _moon_plan(
+    R: np.ndarray,
+    T: np.ndarray,
+    t0: int,
+    seat: int,
+    hand: int,
+    out: int,
+    tricks_done: int,
+    points: int,
+    moon_at: float,
+    last_trick: int,
+) -> bool:
+    """No other seat has a penalty card, and the hand's :func:`moon_strength` reaches ``moon_at``
+    while at most ``last_trick`` tricks are done, or the seat has most of the points and holds the
+    top heart still out."""
+    if R[R_MOON] == MOON_DISABLED or _others_scored(R, T, t0, seat):
+        return False
+    if tricks_done <= last_trick and moon_strength(R, hand) >= moon_at:
+        return True
+    if points >= R[R_MOON_POINTS] - 8:
+        hearts_out = out & HEARTS
+        return hearts_out == 0 or highest_card(hand & HEARTS) > highest_card(hearts_out)
+    return False
+
+
+@njit
 def plays_for_moon(
     R: np.ndarray, T: np.ndarray, t0: int, seat: int, hand: int, out: int, tricks_done: int, points: int
 ) -> bool:
     """The medium player's moon plan: no other seat has taken a penalty card (``T[t0 + seat]``: the
     cards each seat has taken), and the hand is strong enough in the first two tricks, or the seat
     has most of the points and holds the top heart still out."""
-    if R[R_MOON] == MOON_DISABLED:
-        return False
-    pen = R[R_PENALTY]
-    for s in range(R[R_PLAYERS]):
-        if s != seat and T[t0 + s] & pen:
-            return False
-    if tricks_done <= 1 and moon_strength(R, hand) >= MEDIUM_MOON_STRENGTH:
+    return _moon_plan(R, T, t0, seat, hand, out, tricks_done, points, MEDIUM_MOON_STRENGTH, 1)
+
+
+@njit
+def hunts_moon(
+    R: np.ndarray,
+    T: np.ndarray,
+    t0: int,
+    seat: int,
+    hand: int,
+    out: int,
+    tricks_done: int,
+    points: int,
+    moon_at: float,
+) -> bool:
+    """The moon hunter's plan (:mod:`hearts.players.hunter`): :func:`plays_for_moon` with the bar
+    at ``moon_at`` and at any trick; and once the seat holds a point it runs on for as long as no
+    other seat has one. The arguments are :func:`plays_for_moon`'s."""
+    if points > 0 and R[R_MOON] != MOON_DISABLED and not _others_scored(R, T, t0, seat):
         return True
-    if points >= R[R_MOON_POINTS] - 8:
-        hearts_out = out & HEARTS
-        return hearts_out == 0 or highest_card(hand & HEARTS) > highest_card(hearts_out)
-    return False
+    return _moon_plan(R, T, t0, seat, hand, out, tricks_done, points, moon_at, R[R_HAND_SIZE])
 
 
 @njit
@@ -335,9 +380,10 @@ def medium_shooting(S: np.ndarray, R: np.ndarray, seat: int) -> bool:
 
 
 @njit
-def _shoot(R: np.ndarray, legal: int, out: int, trick_len: int, w: int) -> tuple[int, int, int]:
-    """Lead a master (spades, clubs, diamonds, then hearts) or else the highest-ranked card; win
-    with the highest card of the led suit; when void throw the lowest non-penalty card."""
+def shoot_card(R: np.ndarray, legal: int, out: int, trick_len: int, w: int) -> tuple[int, int, int]:
+    """The moon plan's card: lead a master (spades, clubs, diamonds, then hearts) or else the
+    highest-ranked card; win with the highest card of the led suit; when void throw the lowest
+    non-penalty card."""
     if trick_len == 0:
         for s in (2, 0, 1, 3):
             mine = legal & (SUIT << (13 * s))
@@ -384,7 +430,7 @@ def medium_choice(
     if legal & (legal - 1) == 0:
         return lowest_card(legal), WHY_ONLY, -1
     if plan and running < 0 and plays_for_moon(R, T, t0, seat, hand, out, tricks_done, points):
-        return _shoot(R, legal, out, trick_len, w)
+        return shoot_card(R, legal, out, trick_len, w)
     if running == seat:
         return moon_card(R, legal, trick_len, w), WHY_RUNNING, -1
     threat = _threat(R, T, t0, seat, running)

@@ -2,7 +2,9 @@
 
 A spec is one of
 
-* a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert`` (any case);
+* a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert`` (any case), or a measurement
+  level (:data:`MEASUREMENT_LEVELS`: ``hunter``), which tournaments and benchmarks seat but tables
+  and the terminal do not offer;
 * ``cmd:COMMAND``: an outside program speaking the bot protocol (``docs/bot-protocol.md``);
 * ``py:MODULE:FACTORY``: a Python player, e.g. a trained policy (``docs/bot-protocol.md``,
   "Python players"): MODULE is an importable module or a path to a ``.py`` file, FACTORY a
@@ -40,6 +42,13 @@ LEVELS: dict[str, str] = {
     "medium": "hearts.players.medium:MediumPlayer",
     "hard": "hearts.players.hard:HardPlayer",
     "expert": "hearts.players.expert:ExpertPlayer",
+}
+
+#: Levels for measurement only (tournaments, benchmarks), never offered to people: they are not in
+#: :data:`LEVELS`, which the tables, the terminal and the hints choose from. ``hunter`` shoots the
+#: moon whenever it plausibly can, to test the other levels' moon defence (docs/players.md).
+MEASUREMENT_LEVELS: dict[str, str] = {
+    "hunter": "hearts.players.hunter:HunterPlayer",
 }
 
 #: A display name: letters, digits, ``_``, ``-`` and ``.``, at most 32, starting with a letter or digit.
@@ -91,10 +100,11 @@ def parse_player(text: str) -> PlayerSpec:
                 "or 'py:path/to/policy.py:make_player'"
             )
         return PlayerSpec("py", f"{module.strip()}:{factory.strip()}", name)
-    if key in LEVELS:
+    if key in LEVELS or key in MEASUREMENT_LEVELS:
         return PlayerSpec("level", key, name)
     raise ValueError(
-        f"unknown player level {spec or text!r}: choose one of {', '.join(LEVELS)}, cmd:COMMAND or py:MODULE:FACTORY "
+        f"unknown player level {spec or text!r}: choose one of {', '.join([*LEVELS, *MEASUREMENT_LEVELS])}, "
+        "cmd:COMMAND or py:MODULE:FACTORY "
         "(with NAME= in front to name it)"
     )
 
@@ -121,7 +131,7 @@ def make_player(
         return ExternalPlayer(spec.target, seed=seed, time_budget=time_budget, **options)
     if spec.kind == "py":
         return python_player(spec, seed=seed, time_budget=time_budget)
-    module, _, cls_name = LEVELS[spec.target].partition(":")
+    module, _, cls_name = (LEVELS.get(spec.target) or MEASUREMENT_LEVELS[spec.target]).partition(":")
     cls: Callable[..., Player] = getattr(importlib.import_module(module), cls_name)
     return cls(seed=seed, time_budget=time_budget, **options)
 

@@ -1,0 +1,103 @@
+"""The moon hunter: a measurement opponent that shoots the moon whenever it plausibly can.
+
+It is **not** a strong player and is not offered at tables or in the terminal (docs/players.md,
+"The moon hunter"): it is there to test the other levels' moon defence, as an opponent in
+tournaments and in the ladder (``benchmarks/bench_ladder.py``, the ``…:hunter`` rungs). Against
+medium, hard and expert it shoots far more often than medium does, so the moons they allow per
+seat-deal say how well they stop a shooter.
+
+* **Passing** builds a moon: with a hand of some moon promise (:func:`moon_hand_strength` at
+  least :data:`HUNTER_PASS_STRENGTH`, a bar most medium-strength hands clear), it keeps its hearts
+  and A♠ K♠ Q♠ and passes the side cards whose loss helps a moon most (by the same measure),
+  the low cards of its shortest suits first, which makes voids. A hand without that promise passes
+  as medium does.
+* **Playing**: while no other seat has taken a point it plays the medium player's moon plan
+  (:func:`hearts.fast.medium.shoot_card`: cash the masters, win what it follows, throw clean cards
+  when void) whenever the hand reaches :data:`HUNTER_MOON_STRENGTH` (:func:`hearts.fast.medium.hunts_moon`,
+  medium's plan with a lower bar, at any trick), and once it holds a point it keeps running until
+  another seat takes one. When the moon is dead it plays as medium (:class:`MediumPlayer`).
+
+Every choice has the reason the medium player would give for that move, or "moon hunt" words.
+"""
+
+from __future__ import annotations
+
+from hearts.core import CardSet, Rules, SeatView
+from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
+from hearts.players.knowledge import HIGH_SPADES, Knowledge, moon_hand_strength, sym
+from hearts.players.medium import MediumPlayer, _policy, _rules_row, _taken, _words
+
+#: Moon strength (0..1, :func:`moon_hand_strength`) from which the hunter passes to build a moon.
+HUNTER_PASS_STRENGTH = 0.25
+#: Moon strength from which the hunter plays for the moon while no other seat has a point.
+HUNTER_MOON_STRENGTH = 0.4
+
+
+def moon_pass(view: SeatView) -> list[int]:
+    """The cards to pass to build a moon: keep the hearts and A♠ K♠ Q♠; of the rest, pass one at a
+    time the card whose loss leaves the strongest moon hand (:func:`moon_hand_strength`), on a tie
+    the card of the shortest suit (a void), then the lowest. Low hearts go only when nothing else is left.
+
+    >>> from hearts.core import CARDS, Rules, mask_of
+    >>> hand = mask_of("AH KH QH JH 9H 5H QS AS 2C 3C 4D AD KD".split())
+    >>> [str(CARDS[c]) for c in _build(Rules(), hand, 3)]
+    ['2C', '3C', '4D']
+    """
+    return _build(view.rules, view.hand.mask, view.rules.pass_count)
+
+
+def _build(rules: Rules, hand: int, count: int) -> list[int]:
+    keep = hand & (HEARTS | QS_BIT | HIGH_SPADES)
+    left = hand
+    chosen: list[int] = []
+    while len(chosen) < count:
+        spare = left & ~keep or left  # low hearts and spade control only when nothing else is left
+
+        def worth(c: int, left: int = left) -> tuple[float, int, int]:
+            suit_length = (left & SUIT_MASKS[c // 13]).bit_count()
+            strength = moon_hand_strength(rules, left & ~(1 << c))
+            return (-round(strength, 6), suit_length, c % 13)
+
+        card = min((c for c in range(52) if spare >> c & 1), key=worth)
+        chosen.append(card)
+        left &= ~(1 << card)
+    return chosen
+
+
+class HunterPlayer(MediumPlayer):
+    """Medium's play, but it builds and runs for a moon whenever the hand plausibly allows one."""
+
+    name = "hunter"
+
+    def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        rules = view.rules
+        strength = moon_hand_strength(rules, view.hand.mask)
+        if rules.moon.value == "disabled" or strength < HUNTER_PASS_STRENGTH:
+            return super().choose_pass(view)
+        cards = moon_pass(view)
+        return CardSet(cards), "moon hunt: keep my hearts and high spades, pass " + " ".join(sym(c) for c in cards)
+
+    def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
+        """The moon plan's card while :meth:`shooting` says so, else the medium player's."""
+        if not self.shooting(k):
+            return super().play_from(k, legal)
+        w = k.winning_card if k.trick else 0
+        card, why, who = _policy().shoot_card(_rules_row(k.rules), legal, k.out, len(k.trick), w)
+        return int(card), _words(k, int(why), int(card), w, int(who))
+
+    def shooting(self, k: Knowledge) -> bool:
+        """Whether to play for the moon (:func:`hearts.fast.medium.hunts_moon`): no other seat has a
+        point, and the hand reaches :data:`HUNTER_MOON_STRENGTH` or this seat already holds a point."""
+        return bool(
+            _policy().hunts_moon(
+                _rules_row(k.rules),
+                _taken(k),
+                0,
+                k.seat,
+                k.hand,
+                k.out,
+                k.trick_number,
+                k.points[k.seat],
+                HUNTER_MOON_STRENGTH,
+            )
+        )
