@@ -115,21 +115,23 @@ def known_player(name: str) -> bool:
 def moon_balance(runs: list[list[dict[str, Any]]], upper: str) -> Estimate:
     """The ``upper`` player's moons made minus moons allowed per seat-deal, with its interval over deals.
 
-    ``runs`` holds each tournament's tables (as in its JSON, the seats named by label). For each deal
-    and each seat the player held at its tables: the moons that seat shot, less the moons the other
-    players' seats shot (the tournament's ``moons_made`` and ``moons_allowed``, deal by deal)."""
+    ``runs`` holds each tournament's tables (as in its JSON, the seats named by label). For each deal,
+    over its tables: the moons the player's seats shot per seat it held, less the moons the other
+    seats shot per seat they held. So a moon allowed counts once, as a moon made does, and the
+    balance is zero when both sides shoot as often (the tournament's ``moons_allowed`` counts a moon
+    once for each seat it was shot against: twice, at a 2-against-2 table)."""
     balances = []
     for tables in runs:
-        by_deal: dict[int, list[float]] = {}
+        by_deal: dict[int, list[int]] = {}  # moons made, upper seats, moons against, other seats
         for t in tables:
             if t["kind"] != "deal":
                 continue
-            seating, moons = t["seating"], t["moons"]
-            for s, label in enumerate(seating):
-                if label == upper:
-                    allowed = sum(m for o, m in enumerate(moons) if seating[o] != upper)
-                    by_deal.setdefault(t["index"], []).append(moons[s] - allowed)
-        balances += [sum(xs) / len(xs) for xs in by_deal.values()]
+            sums = by_deal.setdefault(t["index"], [0, 0, 0, 0])
+            for label, moons in zip(t["seating"], t["moons"], strict=True):
+                side = 0 if label == upper else 2
+                sums[side] += moons
+                sums[side + 1] += 1
+        balances += [made / seats - other / others for made, seats, other, others in by_deal.values()]
     return mean_ci(balances)
 
 
@@ -303,9 +305,9 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         HEADING,
         "",
         "| rung | deals | budget s/decision | payoff per seat-deal (95% CI) | target | verdict "
-        "| points/hand upper – lower | moons made − allowed per seat-deal, upper (95% CI) "
+        "| points/hand upper – lower | moons/seat-deal upper – lower | moons made − allowed, upper (95% CI) "
         "| ms/decision upper – lower | p95 ms upper – lower | wall |",
-        "| --- | ---: | --- | --- | ---: | --- | --- | --- | --- | --- | ---: |",
+        "| --- | ---: | --- | --- | ---: | --- | --- | --- | --- | --- | --- | ---: |",
     ]
     for r in rows:
         budget = "default" if r["budget"] is None else f"{r['budget']:g}"
@@ -313,7 +315,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             f"| {r['upper']} vs {r['lower']} | {r['deals']} | {budget} "
             f"| {r['payoff']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] "
             f"| {r['target']:+.1f} | {r['verdict']} | {r['points_upper']:.2f} – {r['points_lower']:.2f} "
-            f"| {_moons(r)} | {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} "
+            f"| {r['moons_upper']:.3f} – {r['moons_lower']:.3f} | {_moons(r)} | {1000 * r['s_per_decision_upper']:.1f} – {1000 * r['s_per_decision_lower']:.1f} "
             f"| {_ms(r.get('p95_upper'))} – {_ms(r.get('p95_lower'))} | {r['wall_s']:.0f} s |"
         )
     lines += ["", "Measured with:", ""]
@@ -331,8 +333,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         "Payoff: the upper level's mean of the other seats' points minus its own, per seat per deal, "
         "2-against-2 duplicate; the interval is over deals. *met*: the whole interval clears the target; "
         "*missed*: the whole interval is below it; *not shown*: neither, at this many deals. Moons: the "
-        "upper level's moons shot less the moons shot against it, per seat per deal (– where the run "
-        "kept no tables to count them from). `hunter`: the moon hunter, a measurement opponent that "
+        "moons each level's seats shot, per seat per deal; made − allowed: the upper level's less the lower "
+        "level's, with its interval over deals (– for a run from before it was counted). `hunter`: the moon hunter, a measurement opponent that "
         "shoots whenever it plausibly can; `old-LEVEL`: LEVEL of a frozen commit (benchmarks/baseline.py). "
         "p95: the 95th percentile of one decision's time (pooled: the largest part's). Budget "
         "applies to hard and expert (default: hard 0.3 s, expert 1 s); the others do not search. The full "
@@ -349,7 +351,7 @@ def _moons(r: dict[str, Any]) -> str:
 
 
 def _ms(seconds: float | None) -> str:
-    return "–" if seconds is None else f"{1000 * seconds:.0f}"
+    return "–" if seconds is None else f"{1000 * seconds:.1f}"
 
 
 def write_section(path: Path, text: str) -> None:

@@ -116,3 +116,42 @@ def test_paired_compares_the_same_deals_deal_by_deal(ladder: ModuleType, parts: 
         ladder.paired([parts[0]], [part(1, players=("medium", "random"))])
     with pytest.raises(ladder.PoolError, match="seed 2 again"):  # the other set is checked as a pool is
         ladder.paired([again], [parts[1], parts[1]])
+
+
+def test_moon_balance_is_made_minus_allowed_deal_by_deal(ladder: ModuleType) -> None:
+    """The rung's moon figure, pooled or played: the upper player's moons made minus moons allowed per
+    seat-deal, with its interval over deals; its mean is the tournament's made minus allowed."""
+    hunts = [part(seed, players=("medium", "hunter"), hands=30) for seed in (1, 2)]
+    for upper, lower in (("medium", "hunter"), ("hunter", "medium")):
+        est = ladder.moon_balance([p["tables"] for p in hunts], upper)
+        made = [p["players"][upper]["moons_made_per_hand"]["mean"] for p in hunts]
+        allowed = [p["players"][lower]["moons_made_per_hand"]["mean"] for p in hunts]  # once per moon
+        expected = (sum(made) - sum(allowed)) / 2
+        assert est.n == 60 and est.mean == pytest.approx(expected)
+        assert est.low <= est.mean <= est.high
+    assert ladder.moon_balance([p["tables"] for p in hunts], "medium").mean < 0  # the hunter shoots on medium
+    same = part(1, players=("medium", "medium"), hands=30)  # the same player both sides: no balance either way
+    assert ladder.moon_balance([same["tables"]], "medium").mean == 0.0
+    row = ladder.pool(hunts)
+    assert row["moon_balance"] == pytest.approx(ladder.moon_balance([p["tables"] for p in hunts], "medium").mean)
+    assert row["p95_lower"] == max(p["players"]["hunter"]["seconds_per_decision"]["p95"] for p in hunts)
+    text = ladder.markdown(
+        [{**row, "command": "pool", "measured": "now", "machine": "m", "jobs": None, "commit": None}]
+    )
+    assert f"| {row['moon_balance']:+.3f} [{row['moon_balance_low']:+.3f}, {row['moon_balance_high']:+.3f}] |" in text
+    no_tables = [{k: v for k, v in p.items() if k != "tables"} for p in hunts]
+    with pytest.raises(ladder.PoolError, match="keeps no tables"):
+        ladder.pool(no_tables)
+    old = {k: v for k, v in row.items() if not k.startswith(("moon_balance", "p95"))}  # a row of an older --json
+    assert "| – | " in ladder.markdown(
+        [{**old, "command": "c", "measured": "m", "machine": "m", "jobs": 1, "commit": "x"}]
+    )
+
+
+def test_rungs_name_the_hunter_and_the_baseline(ladder: ModuleType) -> None:
+    assert ladder.known_player("hunter") and ladder.known_player("old-expert") and not ladder.known_player("old-hunt")
+    spec = ladder.player_spec("old-expert", None)
+    assert spec.startswith("old-expert=cmd:") and spec.endswith("baseline.py bot expert")
+    assert ladder.player_spec("expert", 0.5) == "expert"
+    with pytest.raises(SystemExit):
+        ladder.main(["--rungs", "expert:grandmaster", "--deals", "1"])
