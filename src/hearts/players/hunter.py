@@ -1,10 +1,10 @@
 """The moon hunter: a measurement opponent that shoots the moon whenever it plausibly can.
 
-It is **not** a strong player and is not offered at tables or in the terminal (docs/players.md,
-"The moon hunter"): it is there to test the other levels' moon defence, as an opponent in
-tournaments and in the ladder (``benchmarks/bench_ladder.py``, the ``…:hunter`` rungs). Against
-medium, hard and expert it shoots far more often than medium does, so the moons they allow per
-seat-deal say how well they stop a shooter.
+It is not meant to play well (it runs for moons that a good defence stops, at a cost) and is not
+offered at tables or in the terminal (docs/players.md, "The moon hunter"): it is there to test the
+other levels' moon defence, as an opponent in tournaments and in the ladder
+(``benchmarks/bench_ladder.py``, the ``…:hunter`` rungs). It shoots far more often than medium
+does, so the moons a level allows it per seat-deal say how well that level stops a shooter.
 
 * **Passing** builds a moon: with a hand of some moon promise (:func:`moon_hand_strength` at
   least :data:`HUNTER_PASS_STRENGTH`, a bar most medium-strength hands clear), it keeps its hearts
