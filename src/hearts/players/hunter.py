@@ -7,17 +7,18 @@ other levels' moon defence, as an opponent in tournaments and in the ladder
 does, so the moons a level allows it per seat-deal say how well that level stops a shooter.
 
 * **Passing** builds a moon: with a hand of some moon promise (:func:`moon_hand_strength` at
-  least :data:`HUNTER_PASS_STRENGTH`, a bar most medium-strength hands clear), it keeps its hearts
-  and A♠ K♠ Q♠ and passes the side cards whose loss helps a moon most (by the same measure),
-  the low cards of its shortest suits first, which makes voids. A hand without that promise passes
-  as medium does.
+  least :data:`HUNTER_PASS_STRENGTH`, which about half of all dealt hands reach), it keeps its
+  hearts and A♠ K♠ Q♠ and passes the side cards whose loss helps a moon most (by the same
+  measure), on a tie from its shortest suit (a void), then the lowest. A hand without that promise
+  passes as medium does.
 * **Playing**: while no other seat has taken a point it plays the medium player's moon plan
   (:func:`hearts.fast.medium.shoot_card`: cash the masters, win what it follows, throw clean cards
   when void) whenever the hand reaches :data:`HUNTER_MOON_STRENGTH` (:func:`hearts.fast.medium.hunts_moon`,
   medium's plan with a lower bar, at any trick), and once it holds a point it keeps running until
   another seat takes one. When the moon is dead it plays as medium (:class:`MediumPlayer`).
 
-Every choice has the reason the medium player would give for that move, or "moon hunt" words.
+Every choice has its reason: medium's words for medium's moves and for the moon plan's ("moon: …"),
+and "moon hunt: …" for a pass that builds a moon.
 """
 
 from __future__ import annotations
