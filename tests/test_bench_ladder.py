@@ -148,10 +148,21 @@ def test_moon_balance_is_made_minus_allowed_deal_by_deal(ladder: ModuleType) -> 
     )
 
 
-def test_rungs_name_the_hunter_and_the_baseline(ladder: ModuleType) -> None:
+def test_rungs_name_the_hunter_and_the_baseline(ladder: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert ladder.known_player("hunter") and ladder.known_player("old-expert") and not ladder.known_player("old-hunt")
     spec = ladder.player_spec("old-expert", None)
     assert spec.startswith("old-expert=cmd:") and spec.endswith("baseline.py bot expert")
     assert ladder.player_spec("expert", 0.5) == "expert"
     with pytest.raises(SystemExit):
         ladder.main(["--rungs", "expert:grandmaster", "--deals", "1"])
+    assert "old-LEVEL for the baseline's LEVEL" in capsys.readouterr().err
+
+
+def test_a_played_rung_counts_moons_from_its_tables(ladder: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "rung.json"
+    assert ladder.main(["--rungs", "medium:hunter@6", "--jobs", "1", "--json", str(out)]) == 0
+    row = json.loads(out.read_text())["rungs"][0]
+    assert (row["upper"], row["lower"], row["deals"]) == ("medium", "hunter", 6)
+    assert row["moon_balance"] == pytest.approx(row["moons_upper"] - row["moons_lower"])
+    assert row["moon_balance_low"] <= row["moon_balance"] <= row["moon_balance_high"]
+    assert row["p95_lower"] >= 0 and row["p95_upper"] >= 0
