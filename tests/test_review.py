@@ -12,8 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hearts.cli import app
-from hearts.core import Game, GameRecord, Rules
+from hearts.core import Card, Game, GameRecord, Rules
 from hearts.players import make_player, play_game
+from hearts.players.medium import MediumPlayer
 from hearts.review import (
     MARKS,
     DecisionReview,
@@ -156,3 +157,97 @@ def test_cli_prints_the_review_and_refuses_bad_input(easy_record: GameRecord, tm
     assert result.exit_code == 2 and "not a JSON record" in result.output
     result = runner.invoke(app, ["review", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and "no such file" in result.output
+
+
+class _QueenBlunder(MediumPlayer):
+    """Medium, except that the first time it is last to a spade trick below Q♠ while holding Q♠ and a
+    spade under the trick's top, it plays Q♠ and takes her (a safe spade was there)."""
+
+    planted: tuple[int, Card] | None = None
+
+    def choose_play(self, view):  # type: ignore[no-untyped-def]
+        card, why = super().choose_play(view)
+        t = view.trick
+        queen = Card.parse("QS")
+        if self.planted is None and queen in view.legal and len(t.cards) == view.rules.players - 1:
+            spades = [c for c in t.cards if c // 13 == queen // 13]
+            if (
+                t.cards[0] // 13 == queen // 13
+                and max(spades) < queen
+                and any(c < max(spades) for c in view.legal if c // 13 == queen // 13)
+            ):
+                self.planted = (len(view.tricks), card)
+                return queen, "planted"
+        return card, why
+
+
+def _medium_hand(seed: int, south: MediumPlayer) -> Game:
+    game = Game(Rules(), seed=seed)
+    play_game(game, [south] + [make_player("medium", seed=s) for s in (1, 2, 3)], hands=1)
+    return game
+
+
+def test_a_planted_blunder_is_marked_with_its_cost() -> None:
+    # Deal 20: South, last to a spade trick under J♠, takes Q♠ when 9♠ ducked.
+    south = _QueenBlunder(seed=0)
+    game = _medium_hand(20, south)
+    assert south.planted is not None
+    trick, safe = south.planted
+    review = review_hand(GameRecord.of(game), 0, 0, worlds=WORLDS, cache=None)
+    d = next(d for d in review.decisions if d.trick == trick)
+    assert d.played == (Card.parse("QS"),) and d.best == (safe,)
+    assert d.mark == "blunder" and review.costliest[0] == d
+    # Its real value in this deal: the same players, the same deal, 9♠ instead of Q♠ there.
+    real = game.summary(0).scores[0] - _medium_hand(20, MediumPlayer(seed=0)).summary(0).scores[0]
+    assert real == 13
+    assert abs(d.cost - real) < 2 and d.se < 1
+    assert d.reason.startswith("Q♠ won the trick") and "you were last to play" in d.reason
+
+
+def test_the_review_sees_only_the_seats_view() -> None:
+    """Two deals that differ only in two cards West and North swap (unplayed until after South's
+    decision at trick 5) give the same review up to that decision, whatever happened after."""
+    rules = Rules.preset("no-passing")
+    first = Game(rules, seed=7)
+    play_game(first, [make_player("medium", seed=s) for s in range(4)], hands=1)
+    summary = first.summary(0)
+    plays = [play for t in summary.tricks for play in t.plays]
+    at = next(i for i, (seat, _) in enumerate(plays) if seat == 0 and i >= 4 * 4)  # South's play in trick 5
+    later = {card for _, card in plays[at:]}
+    west, north = summary.dealt[1], summary.dealt[2]
+    x, y = next((x, y) for x in west for y in north if x // 13 == y // 13 and x in later and y in later and x != y)
+    dealt = [cs.mask for cs in summary.dealt]
+    dealt[1] ^= 1 << x | 1 << y
+    dealt[2] ^= 1 << x | 1 << y
+    second = Game(rules, seed=7, deals={0: dealt})
+    for _, card in plays[:at]:
+        second.play(card)
+    play_game(second, [make_player("medium", seed=s) for s in range(4)], hands=1)
+    one, two = GameRecord.of(first), GameRecord.of(second)
+    assert one.hands[0].dealt != two.hands[0].dealt
+    a = review_hand(one, 0, 0, worlds=100, cache=None)
+    b = review_hand(two, 0, 0, worlds=100, cache=None)
+    upto = [d for d in a.decisions if d.trick is not None and d.trick <= 4]
+    assert upto and upto == [d for d in b.decisions if d.trick is not None and d.trick <= 4]
+    assert a.decisions != b.decisions  # later, the swapped cards show and the reviews part
+
+
+def test_the_moon_is_told_for_and_against() -> None:
+    game = Game(Rules(), seed=67)  # South shoots the moon
+    play_game(game, [make_player("medium", seed=s) for s in range(4)], hands=1)
+    record = GameRecord.of(game)
+    mine = review_hand(record, 0, 0, worlds=50, cache=None).moon
+    assert mine is not None and (mine.side, mine.shooter, mine.outcome) == ("for", 0, "shot")
+    assert mine.text.startswith("you shot the moon")
+    theirs = review_hand(record, "North", 0, worlds=50, cache=None).moon
+    assert theirs is not None and (theirs.side, theirs.shooter, theirs.outcome) == ("against", 0, "shot")
+    assert theirs.text.startswith("South shot the moon against you")
+
+
+def test_a_stopped_moon_says_where(easy_record: GameRecord) -> None:
+    review = review_hand(easy_record, 0, 1, worlds=50, cache=None)
+    moon = review.moon
+    assert moon is not None and (moon.side, moon.shooter, moon.outcome) == ("against", 1, "stopped")
+    assert moon.settled is not None and moon.settled > moon.since
+    assert f"stopped at trick {moon.settled + 1}" in moon.text
+    assert any(d.moon == "against" for d in review.decisions)

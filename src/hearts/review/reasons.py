@@ -17,7 +17,7 @@ from __future__ import annotations
 from hearts.core import Card, CardSet, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
 from hearts.players.base import split_reason
-from hearts.players.knowledge import Knowledge, trick_points
+from hearts.players.knowledge import QS, Knowledge, trick_points
 from hearts.players.medium import SUIT_NAMES
 
 
@@ -25,40 +25,36 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def play_facts(view: SeatView, card: Card) -> list[str]:
-    """What the seat could see that made ``card`` risky: facts about a card that may win its trick."""
+def play_facts(view: SeatView, card: Card) -> tuple[bool, list[str]]:
+    """Whether ``card`` was sure to win its trick (last to play, the highest of the suit led), and
+    what the seat could see that made winning it costly: its points so far, Q♠ still out, seats
+    behind it void in the suit (they may throw points on it). No facts for a card that cannot win."""
     k = Knowledge.of(view)
     rules = view.rules
     n = rules.players
     suit = card // 13
     leading = not view.trick.cards
-    wins_so_far = leading or (suit == k.led_suit and card > k.winning_card)
+    if not leading and (suit != k.led_suit or card < k.winning_card):
+        return False, []
+    if leading:
+        behind = [s for s in range(n) if s != view.seat]
+    else:
+        behind = [(view.trick.leader + i) % n for i in range(len(view.trick.cards) + 1, n)]
     facts: list[str] = []
-    if not wins_so_far:
-        return facts
-    behind = (
-        [(view.trick.leader + i) % n for i in range(len(view.trick.cards) + 1, n)]
-        if not leading
-        else [s for s in range(n) if s != view.seat]
-    )
-    pts = trick_points(rules, k.trick_mask)
+    pts = trick_points(rules, k.trick_mask | 1 << card)
     if pts > 0:
-        facts.append(f"the trick already held {pts} point{'s' if pts != 1 else ''}")
-    if card == 36 and not behind:
-        facts.append("Q♠ would win the trick: you were last to play")
-    elif card == 36:
-        higher = [c for c in (37, 38) if k.out >> c & 1]
-        if not higher:
-            facts.append("Q♠ would win the trick: A♠ and K♠ were gone")
-    queen_out = bool(k.out & QS_BIT) and card != 36
-    if queen_out and suit == 2 and card > 36:
+        facts.append(f"it held {pts} point{'s' if pts != 1 else ''}" + ("" if behind else " with your card"))
+    if not behind:
+        facts.append("you were last to play")
+    queen_out = bool(k.out & QS_BIT) and card != QS
+    if queen_out and suit == QS // 13 and card > QS:
         facts.append("Q♠ was still out")
     void = [view.names[s] for s in behind if k.void_suits[s] >> suit & 1 and k.need[s] > 0]
     if void and (queen_out or k.out & HEARTS):
         facts.append(f"{_names(void)} {'was' if len(void) == 1 else 'were'} void in {SUIT_NAMES[suit]}")
-    if not facts and behind and not k.out & SUIT_MASKS[suit] & ((1 << 52) - (2 << card)):
-        facts.append(f"{card.symbol()} was the highest {SUIT_NAMES[suit][:-1]} left: it could only win")
-    return facts
+    if behind and not facts and not k.out & SUIT_MASKS[suit] & ~((2 << card) - 1):
+        facts.append(f"it was the highest {SUIT_NAMES[suit][:-1]} left")
+    return not behind, facts
 
 
 def play_reason(view: SeatView, played: Card, best: Card, expert_reason: str, *, costly: bool) -> str:
@@ -66,8 +62,11 @@ def play_reason(view: SeatView, played: Card, best: Card, expert_reason: str, *,
     expert = split_reason(expert_reason)[0]
     if not costly:
         return expert
-    facts = play_facts(view, played)
-    lead = f"{played.symbol()} risked the trick: " + " and ".join(facts) if facts else f"{played.symbol()} did worse"
+    sure, facts = play_facts(view, played)
+    if facts:
+        lead = f"{played.symbol()} {'won' if sure else 'could win'} the trick: {' and '.join(facts)}"
+    else:
+        lead = f"{played.symbol()} did worse in the deals played out"
     return f"{lead}; better {best.symbol()}: {expert}"
 
 
