@@ -21,18 +21,29 @@ from hearts.review.errors import ReviewFormatError
 #: The marks, best first.
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 
-#: The most a decision may cost (expected points) and keep each mark; above the last, a blunder.
-#: "best" is no cost at all: the expert's own choice, a card that plays alike, or an option the
-#: search values at least as high. The others are set on the point scale (a heart is 1 point,
-#: Q♠ 13) well above the search's noise at the default 1,000 worlds (the paired standard error of
-#: a cost is mostly under 0.2 points): see docs/review.md, Marks.
+#: The most a decision may cost (expected points, less one standard error) and keep each mark;
+#: above the last, a blunder. "best" is no cost at all: the expert's own choice, a card that plays
+#: alike, or an option the search values at least as high. The others are set on the point scale
+#: (a heart is 1 point, Q♠ 13): "good" is within the search's noise, "inaccuracy" about a heart,
+#: "mistake" a few, "blunder" a third of Q♠ or more. See docs/review.md, Marks.
 MARK_LIMITS = {"best": 0.05, "good": 0.5, "inaccuracy": 1.5, "mistake": 4.0}
 
 
-def mark_of(cost: float) -> str:
-    """The mark of a decision that cost ``cost`` expected points."""
+def mark_of(cost: float, se: float = 0.0) -> str:
+    """The mark of a decision that cost ``cost`` expected points with standard error ``se``: by the
+    cost less one standard error, so that a mark worse than "good" is given only where the loss is
+    likely (about five times in six) and not the search's noise. This is the expert's own test
+    before it leaves its rule-based card: the search must beat it by a margin plus one standard
+    error.
+
+    >>> mark_of(0.8), mark_of(0.8, se=0.5)
+    ('inaccuracy', 'good')
+    """
+    if cost <= MARK_LIMITS["best"]:
+        return "best"
+    sure = max(0.0, cost - se)
     for mark, limit in MARK_LIMITS.items():
-        if cost <= limit:
+        if mark != "best" and sure <= limit:
             return mark
     return "blunder"
 

@@ -234,6 +234,7 @@ def _review_decision(expert: Any, moment: _Moment, number: int) -> tuple[Decisio
         reason = play_reason(view, card, best[0], val.reason, costly=costly)
     me = 1 << view.seat
     moon = "for" if val.plans[ci] & me else "against" if val.threat >= 0 else ""
+    se = val.diff_se(ci, pi) * scale
     decision = DecisionReview(
         number=number,
         kind="pass" if is_pass else "play",
@@ -243,10 +244,10 @@ def _review_decision(expert: Any, moment: _Moment, number: int) -> tuple[Decisio
         best=best,
         options=options,
         cost=spent,
-        se=val.diff_se(ci, pi) * scale,
+        se=se,
         worlds=val.worlds,
         effective_worlds=val.effective_worlds,
-        mark=mark_of(spent),
+        mark=mark_of(spent, se),
         reason=reason,
         expert_reason=val.reason,
         moon=moon,
