@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hearts.cli import app
@@ -23,6 +25,7 @@ from hearts.review import (
     ReviewCache,
     UnknownSeatError,
     UnreplayableRecordError,
+    mark_of,
     review_hand,
 )
 
@@ -251,3 +254,40 @@ def test_a_stopped_moon_says_where(easy_record: GameRecord) -> None:
     assert moon.settled is not None and moon.settled > moon.since
     assert f"stopped at trick {moon.settled + 1}" in moon.text
     assert any(d.moon == "against" for d in review.decisions)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), seat=st.integers(0, 3), players=st.sampled_from([3, 4, 5]))
+def test_every_review_is_well_formed(seed: int, seat: int, players: int) -> None:
+    """Any hand, any seat: one decision per pass and per play with a choice, every legal card in one
+    option, costs never below 0, marks as their costs say, and the JSON round trip."""
+    rules = Rules.from_text("standard", players=str(players))
+    game = Game(rules, seed=seed)
+    play_game(game, [make_player("easy", seed=s) for s in range(players)], hands=1)
+    record = GameRecord.of(game)
+    seat %= players
+    review = review_hand(record, seat, 0, worlds=20, cache=None)
+    summary = game.summary(0)
+    again = Game(rules, seed=seed)  # the hand again, to see where the seat had a choice
+    for s, cards in enumerate(summary.passes):
+        if cards is not None:
+            again.pass_cards(s, cards)
+    choices = []
+    for t in summary.tricks:
+        for position, (s, card) in enumerate(t.plays):
+            if s == seat and len(again.legal_plays()) > 1:
+                choices.append((t.number, position))
+            again.play(card)
+    plays = [(d.trick, d.position) for d in review.decisions if d.kind == "play"]
+    assert plays == choices
+    passes = [d for d in review.decisions if d.kind == "pass"]
+    assert [d.played for d in passes] == ([tuple(summary.passes[seat])] if summary.passes[seat] is not None else [])
+    assert all(d.number == i for i, d in enumerate(review.decisions))
+    for d in review.decisions:
+        assert d.cost >= 0 and d.se >= 0 and d.mark == mark_of(d.cost, d.se)
+        assert sum(o.cost == 0 for o in d.options) >= 1
+        if d.kind == "play":
+            cards = [c for o in d.options for c in o.cards]
+            assert len(cards) == len(set(cards)) and d.card in cards and d.best[0] in cards
+    assert review.points == summary.scores[seat]
+    assert HandReview.from_dict(json.loads(json.dumps(review.to_dict()))) == review

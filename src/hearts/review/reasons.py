@@ -67,7 +67,12 @@ def play_reason(view: SeatView, played: Card, best: Card, expert_reason: str, *,
         lead = f"{played.symbol()} {'won' if sure else 'could win'} the trick: {' and '.join(facts)}"
     else:
         lead = f"{played.symbol()} did worse in the deals played out"
-    return f"{lead}; better {best.symbol()}: {expert}"
+    return f"{lead}; {_better(best.symbol(), expert)}"
+
+
+def _better(best: str, expert: str) -> str:
+    """The expert's reason as advice, naming its choice unless the reason already does."""
+    return f"better: {expert}" if best in expert else f"better {best}: {expert}"
 
 
 def pass_reason(view: SeatView, passed: CardSet, best: CardSet, expert_reason: str, *, costly: bool) -> str:
@@ -77,4 +82,4 @@ def pass_reason(view: SeatView, passed: CardSet, best: CardSet, expert_reason: s
         return expert
     kept = CardSet(best.mask & ~passed.mask)
     given = CardSet(passed.mask & ~best.mask)
-    return f"kept {kept.symbols()} and passed {given.symbols()}; better: {expert}"
+    return f"passed {given.symbols()} and kept {kept.symbols()}; {_better(best.symbols(), expert)}"
