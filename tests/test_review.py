@@ -160,6 +160,11 @@ def test_cli_prints_the_review_and_refuses_bad_input(easy_record: GameRecord, tm
     assert result.exit_code == 2 and "not a JSON record" in result.output
     result = runner.invoke(app, ["review", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and "no such file" in result.output
+    data = easy_record.to_dict()
+    data["hands"][0]["points"] = [0, 0, 0, 26]
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["review", str(bad), "-q"])
+    assert result.exit_code == 2 and "the record does not replay: hand 1: recorded points" in result.output
 
 
 class _QueenBlunder(MediumPlayer):

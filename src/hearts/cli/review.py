@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         ] = "1",
         hand: Annotated[
             int | None,
-            typer.Option("--hand", "-h", help="The hand to review, from 1 (default: the last finished hand)."),
+            typer.Option("--hand", help="The hand to review, from 1 (default: the last finished hand)."),
         ] = None,
         budget: Annotated[
             float | None,
