@@ -85,7 +85,7 @@ def test_a_weaker_hand_shows_costs_marks_and_reasons(easy_record: GameRecord) ->
 
 def test_json_round_trip(easy_record: GameRecord) -> None:
     review = review_hand(easy_record, 0, 1, worlds=50, cache=None)
-    data = json.loads(json.dumps(review.to_dict()))
+    data = json.loads(json.dumps(review.to_dict(), allow_nan=False))
     assert HandReview.from_dict(data) == review
     assert DecisionReview.from_dict(data["decisions"][0]) == review.decisions[0]
     assert data["hand"] == 2 and data["costliest"] == [d.number for d in review.costliest]
@@ -295,4 +295,4 @@ def test_every_review_is_well_formed(seed: int, seat: int, players: int) -> None
             cards = [c for o in d.options for c in o.cards]
             assert len(cards) == len(set(cards)) and d.card in cards and d.best[0] in cards
     assert review.points == summary.scores[seat]
-    assert HandReview.from_dict(json.loads(json.dumps(review.to_dict()))) == review
+    assert HandReview.from_dict(json.loads(json.dumps(review.to_dict(), allow_nan=False))) == review

@@ -594,7 +594,8 @@ class SearchPlayer(MediumPlayer):
         :attr:`search_pass` says) and ``passes`` are valued beside the player's own candidates (a
         review values the pass that was made). It listens to the one search the choice comes from
         (wrapping :meth:`_search`, or :meth:`pass_candidates` and :meth:`_utilities` for a pass) rather
-        than running a second one, so the valuation and the choice cannot disagree."""
+        than running a second one, so the valuation and the choice cannot disagree. The wrappers
+        live on this instance for the call: a player valuing options decides nothing else meanwhile."""
         from hearts.core import Phase
         from hearts.players.valuation import Valuation
 

@@ -78,5 +78,5 @@ class Valuation:
         total = sum(w)
         m = sum(wi * d for wi, d in zip(w, diffs, strict=True)) / total
         var = sum(wi * (d - m) ** 2 for wi, d in zip(w, diffs, strict=True)) / total
-        ess = self.effective_worlds
-        return math.sqrt(var / (ess - 1)) if ess > 1 else math.inf
+        # One effective world or fewer (the weights pile on one): the spread of a single world.
+        return math.sqrt(var / max(self.effective_worlds - 1.0, 1.0))
