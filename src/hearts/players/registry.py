@@ -2,7 +2,7 @@
 
 A spec is one of
 
-* a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert`` (any case);
+* a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert``, ``learned`` (any case);
 * ``cmd:COMMAND``: an outside program speaking the bot protocol (``docs/bot-protocol.md``);
 * ``py:MODULE:FACTORY``: a Python player, e.g. a trained policy (``docs/bot-protocol.md``,
   "Python players"): MODULE is an importable module or a path to a ``.py`` file, FACTORY a
@@ -40,6 +40,7 @@ LEVELS: dict[str, str] = {
     "medium": "hearts.players.medium:MediumPlayer",
     "hard": "hearts.players.hard:HardPlayer",
     "expert": "hearts.players.expert:ExpertPlayer",
+    "learned": "hearts.players.learned:LearnedPlayer",
 }
 
 #: A display name: letters, digits, ``_``, ``-`` and ``.``, at most 32, starting with a letter or digit.

@@ -1,0 +1,219 @@
+"""Compiled self-play for the learned evaluation: hands played by medium, learned or random seats,
+the regression's sums gathered from them, and the duplicate comparison that measures a model.
+
+Every seat decides from what it knows (:mod:`hearts.fast.features`): its hand, the cards out, the
+voids shown so far (tracked here as the cards fall, never read off the other hands), the cards
+taken, the trick. Each hand is dealt from its own generator seed (:func:`hand_seed`: the run's seed
+and the hand's number), so a run split into chunks plays what one run plays, and the same deal can
+be played again with another seat swapped in (duplicate play).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts.core.arith import CHOICE_ADD_TO_OTHERS, R_HAND_SIZE, R_PLAYERS, pass_offset, points_taken
+from hearts.fast._jit import njit
+from hearts.fast.features import (
+    N_CARD,
+    N_SITUATION,
+    card_atoms,
+    learned_values,
+    situation,
+)
+from hearts.fast.medium import _out_of, medium_choice
+from hearts.fast.policies import POLICY_MEDIUM, POLICY_RANDOM, choose_pass
+from hearts.fast.state import (
+    MAX_PLAYERS,
+    S_HANDS,
+    S_POINTS,
+    S_TAKEN,
+    S_TRICK,
+    S_TRICK_LEN,
+    S_TRICK_MASK,
+    S_TRICKS_DONE,
+    S_TURN,
+    STATE_SIZE,
+    advance,
+    deal,
+    exchange,
+    legal_mask,
+    random_card,
+    score_hand,
+    start_play,
+    trick_best,
+)
+
+SEAT_MEDIUM = 0  #: the medium player's card play, its moon plan included
+SEAT_LEARNED = 1  #: the model's card (lowest value)
+SEAT_RANDOM = 2  #: a random legal card (and a random pass)
+
+
+@njit
+def hand_seed(seed: int, hand: int) -> int:
+    """The generator seed of hand number ``hand`` of a run seeded ``seed`` (any ints >= 0)."""
+    return (seed * 1_000_003 + hand * 7_919 + 12_345) % 2_147_483_647
+
+
+@njit
+def relative(row: np.ndarray, n: int, seat: int) -> float:
+    """``row[seat]`` less the mean of the other seats' entries: what the model predicts."""
+    total = 0.0
+    for s in range(n):
+        total += row[s]
+    return row[seat] - (total - row[seat]) / (n - 1)
+
+
+@njit
+def play_hand(
+    R: np.ndarray,
+    seed: int,
+    hand_number: int,
+    modes: np.ndarray,
+    W: np.ndarray,
+    eps: float,
+    scores: np.ndarray,
+    collect: bool,
+    XtX: np.ndarray,
+    Xty: np.ndarray,
+    totals: np.ndarray,
+) -> None:
+    """Deal hand ``hand_number`` of run ``seed``, pass (medium's compiled pass; random seats at
+    random), play it with each seat's ``modes[s]`` (``SEAT_*``; with probability ``eps`` a seat plays
+    a random legal card instead) and write its scores (a moon added to the others) into ``scores``.
+
+    With ``collect``, every decision with a choice adds its features and outcome to the ridge
+    regression's sums: ``XtX`` (upper triangle), ``Xty``, and ``totals`` = (decisions, sum of
+    targets, sum of squared targets). The target is the seat's relative points from that decision to
+    the end of the hand (:func:`relative` of the scores, less that of the points taken before it).
+    """
+    np.random.seed(hand_seed(seed, hand_number))
+    n = R[R_PLAYERS]
+    size = R[R_HAND_SIZE]
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    deal(S, R, deck)
+    offset = pass_offset(R, hand_number)
+    if offset != 0:
+        for s in range(n):
+            policy = POLICY_RANDOM if modes[s] == SEAT_RANDOM else POLICY_MEDIUM
+            passed[s] = choose_pass(S[S_HANDS + s], R, policy, 0.0)
+        exchange(S, R, passed, offset)
+    start_play(S, R)
+    values = np.empty(52)
+    cells = N_SITUATION * N_CARD
+    rec_A = np.empty((52, N_SITUATION))
+    rec_B = np.empty((52, N_CARD))
+    rec_kind = np.empty(52, dtype=np.int64)
+    rec_seat = np.empty(52, dtype=np.int64)
+    rec_base = np.empty(52)
+    taken_points = np.zeros(MAX_PLAYERS)
+    records = 0
+    voids = 0
+    while S[S_TRICKS_DONE] < size:
+        turn = S[S_TURN]
+        tl = S[S_TRICK_LEN]
+        if tl > 0:
+            w, w_seat = trick_best(S, n)
+        else:
+            w, w_seat = 0, -1
+        legal = legal_mask(S, R)
+        hand = S[S_HANDS + turn]
+        out = _out_of(S, n, turn)
+        done = S[S_TRICKS_DONE]
+        tmask = S[S_TRICK_MASK]
+        choice = legal & (legal - 1) != 0
+        if not choice:
+            card = random_card(legal)
+        elif modes[turn] == SEAT_RANDOM or (eps > 0.0 and np.random.random() < eps):
+            card = random_card(legal)
+        elif modes[turn] == SEAT_MEDIUM:
+            card, _why, _who = medium_choice(
+                R, S, S_TAKEN, turn, hand, out, voids, done, S[S_POINTS + turn],
+                legal, tl, w, w_seat, tmask, -1, True,
+            )  # fmt: skip
+        else:
+            card = learned_values(R, S, S_TAKEN, turn, hand, out, voids, done, legal, tl, w, w_seat, tmask, W, values)
+        if collect and choice:
+            situation(R, S, S_TAKEN, turn, hand, out, voids, done, tl, w_seat, tmask, rec_A[records])
+            rec_kind[records] = card_atoms(R, turn, hand, out, voids, tl, w, card, rec_B[records])
+            rec_seat[records] = turn
+            for s in range(n):
+                taken_points[s] = points_taken(S[S_TAKEN + s], R)
+            rec_base[records] = relative(taken_points, n, turn)
+            records += 1
+        if tl > 0 and card // 13 != S[S_TRICK] // 13:
+            voids |= 1 << (4 * turn + S[S_TRICK] // 13)
+        advance(S, R, card)
+    score_hand(S, R, CHOICE_ADD_TO_OTHERS, scores)
+    if not collect:
+        return
+    index = np.empty(cells, dtype=np.int64)
+    value = np.empty(cells)
+    for r in range(records):
+        target = relative(scores, n, rec_seat[r]) - rec_base[r]
+        nz = 0
+        base = rec_kind[r] * cells
+        for i in range(N_SITUATION):
+            a = rec_A[r, i]
+            if a != 0.0:
+                for j in range(N_CARD):
+                    b = rec_B[r, j]
+                    if b != 0.0:
+                        index[nz] = base + i * N_CARD + j
+                        value[nz] = a * b
+                        nz += 1
+        for p in range(nz):
+            ip = index[p]
+            vp = value[p]
+            Xty[ip] += vp * target
+            for q in range(p, nz):
+                XtX[ip, index[q]] += vp * value[q]
+        totals[0] += 1.0
+        totals[1] += target
+        totals[2] += target * target
+
+
+@njit
+def gather(
+    R: np.ndarray, seed: int, first: int, count: int, modes: np.ndarray, W: np.ndarray, eps: float, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The regression's sums (:func:`play_hand`) over hands ``first .. first + count - 1`` of run
+    ``seed``: (XtX as a full symmetric matrix, Xty, totals), ``size`` features."""
+    XtX = np.zeros((size, size))
+    Xty = np.zeros(size)
+    totals = np.zeros(3)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for h in range(first, first + count):
+        play_hand(R, seed, h, modes, W, eps, scores, True, XtX, Xty, totals)
+    for i in range(size):
+        for j in range(i + 1, size):
+            XtX[j, i] = XtX[i, j]
+    return XtX, Xty, totals
+
+
+@njit
+def duplicate_payoff(R: np.ndarray, seed: int, first: int, count: int, opponents: int, W: np.ndarray) -> np.ndarray:
+    """For each hand of ``first .. first + count - 1`` and each seat: the points the seat takes with
+    every seat playing ``opponents`` (``SEAT_*``) less those it takes on the same deal playing the
+    model itself (the others unchanged). Positive: the model does better than the opponents' policy
+    in its chair. Returns float64[count, players]."""
+    n = R[R_PLAYERS]
+    out = np.zeros((count, n))
+    modes = np.full(n, opponents, dtype=np.int64)
+    base = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    mine = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    XtX = np.zeros((1, 1))
+    Xty = np.zeros(1)
+    totals = np.zeros(3)
+    for k in range(count):
+        h = first + k
+        modes[:] = opponents
+        play_hand(R, seed, h, modes, W, 0.0, base, False, XtX, Xty, totals)
+        for s in range(n):
+            modes[:] = opponents
+            modes[s] = SEAT_LEARNED
+            play_hand(R, seed, h, modes, W, 0.0, mine, False, XtX, Xty, totals)
+            out[k, s] = base[s] - mine[s]
+    return out
