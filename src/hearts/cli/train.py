@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +19,9 @@ def register(app: typer.Typer) -> None:
         ridge: float = typer.Option(1.0, "--ridge", help="Ridge penalty of the regression (above 0)."),
         keep: float = typer.Option(
             1.0, "--keep", min=0.0, max=1.0, help="Weight of earlier rounds' hands in each fit (0: the last round only)."
+        ),
+        margin: float = typer.Option(
+            2.0, "--margin", min=0.0, help="Points by which a card must beat the medium player's card to be played instead."
         ),
         eval_deals: int = typer.Option(
             500, "--eval-deals", min=0, help="Deals of the duplicate measure against medium and random after each round."
@@ -50,7 +51,8 @@ def register(app: typer.Typer) -> None:
             if path is not None and not path.parent.is_dir():
                 raise typer.BadParameter(f"no directory {path.parent} to write {path.name} in", param_hint=hint)
         config = TrainConfig(
-            hands=hands, rounds=rounds, seed=seed, eps=eps, ridge=ridge, keep=keep, eval_deals=eval_deals, preset=preset
+            hands=hands, rounds=rounds, seed=seed, eps=eps, ridge=ridge, keep=keep, margin=margin, eval_deals=eval_deals,
+            preset=preset,
         )
         try:
             config.check()
@@ -75,7 +77,7 @@ def register(app: typer.Typer) -> None:
                 bar.update(row, completed=done, total=total, description=note)
 
             try:
-                model = train(config, run, progress, command=_command(out, curve), version=version)
+                model = train(config, run, progress, command=config.command(str(out)), version=version)
             except TrainError as exc:
                 raise typer.BadParameter(str(exc)) from None
         save_model(out, model)
@@ -88,10 +90,3 @@ def register(app: typer.Typer) -> None:
         if curve is not None:
             typer.echo(f"wrote {plot_curve(model, curve)}")
 
-
-def _command(out: Path, curve: Path | None) -> str:
-    """The command line as run (stored in the weights file: what reproduces it)."""
-    args = sys.argv[1:]
-    if args[:1] == ["train"]:
-        return "hearts " + " ".join(shlex.quote(a) for a in args)
-    return f"hearts train --out {shlex.quote(str(out))}"

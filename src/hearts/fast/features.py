@@ -40,7 +40,7 @@ from hearts.core.arith import (
 )
 from hearts.fast._jit import njit
 from hearts.fast.bits import highest_card, lowest_card, popcount
-from hearts.fast.medium import _threat
+from hearts.fast.medium import _threat, medium_choice
 
 #: Bumped whenever the features change: a weights file records the version it was trained on.
 FEATURES_VERSION = 1
@@ -84,6 +84,7 @@ CARD = (
     "sure to lose the trick",
     "being a spade",
     "being a club or a diamond",
+    "being the medium player's card",
 )
 #: The kinds of play, each with its own weights.
 KINDS = ("lead", "follow", "discard")
@@ -149,12 +150,22 @@ def situation(
 
 @njit
 def card_atoms(
-    R: np.ndarray, seat: int, hand: int, out: int, voids: int, trick_len: int, w: int, card: int, B: np.ndarray
+    R: np.ndarray,
+    seat: int,
+    hand: int,
+    out: int,
+    voids: int,
+    trick_len: int,
+    w: int,
+    card: int,
+    prior: int,
+    B: np.ndarray,
 ) -> int:
     """Fill ``B`` (:data:`N_CARD`) with the atoms of playing ``card``; return its kind (``KIND_*``).
 
     ``voids``: bit ``4 * seat + suit`` for each suit a seat has shown it lacks; ``w`` the card winning
-    the trick (any card when leading)."""
+    the trick (any card when leading); ``prior`` the medium player's card here (:func:`prior_card`):
+    the model learns where to follow it and where not."""
     n = R[R_PLAYERS]
     suit = card // 13
     bit = 1 << card
@@ -197,7 +208,33 @@ def card_atoms(
     B[15] = 1.0 if loses else 0.0
     B[16] = 1.0 if suit == 2 else 0.0
     B[17] = 1.0 if suit < 2 else 0.0
+    B[18] = 1.0 if card == prior else 0.0
     return kind
+
+
+@njit
+def prior_card(
+    R: np.ndarray,
+    T: np.ndarray,
+    t0: int,
+    seat: int,
+    hand: int,
+    out: int,
+    voids: int,
+    tricks_done: int,
+    legal: int,
+    trick_len: int,
+    w: int,
+    w_seat: int,
+    tmask: int,
+) -> int:
+    """The medium player's card (:func:`hearts.fast.medium.medium_choice`, its moon plan included):
+    the rule-based prior the model starts from."""
+    card, _why, _who = medium_choice(
+        R, T, t0, seat, hand, out, voids, tricks_done, penalty_points(T[t0 + seat], R),
+        legal, trick_len, w, w_seat, tmask, -1, True,
+    )  # fmt: skip
+    return card
 
 
 @njit
@@ -231,24 +268,30 @@ def learned_values(
     w_seat: int,
     tmask: int,
     W: np.ndarray,
+    margin: float,
     values: np.ndarray,
 ) -> int:
     """Write the model's value of every legal card into ``values[card]`` (52 slots; the others are
-    left alone) and return the best card (the lowest value; the lowest card on a tie). The arguments
-    are :func:`hearts.fast.medium.medium_choice`'s, with ``W`` the weights
+    left alone) and return the card to play: the lowest value (the lowest card on a tie), except that
+    the medium player's card (:func:`prior_card`) is kept unless another is valued ``margin`` points
+    better (a model's small differences are mostly its noise). The arguments are
+    :func:`hearts.fast.medium.medium_choice`'s, with ``W`` the weights
     (``float64[N_KINDS, N_SITUATION, N_CARD]``)."""
     A = np.empty(N_SITUATION)
     B = np.empty(N_CARD)
     situation(R, T, t0, seat, hand, out, voids, tricks_done, trick_len, w_seat, tmask, A)
+    prior = prior_card(R, T, t0, seat, hand, out, voids, tricks_done, legal, trick_len, w, w_seat, tmask)
     best = -1
     best_value = 0.0
     m = legal
     while m:
         c = lowest_card(m)
         m &= m - 1
-        kind = card_atoms(R, seat, hand, out, voids, trick_len, w, c, B)
+        kind = card_atoms(R, seat, hand, out, voids, trick_len, w, c, prior, B)
         v = card_value(W, kind, A, B)
         values[c] = v
+        if c == prior:
+            v -= margin
         if best < 0 or v < best_value:
             best = c
             best_value = v
@@ -271,9 +314,12 @@ def learned_card(
     w_seat: int,
     tmask: int,
     W: np.ndarray,
+    margin: float,
 ) -> int:
     """The model's card (:func:`learned_values` without the values): what a rollout or a prior asks."""
     if legal & (legal - 1) == 0:
         return lowest_card(legal)
     values = np.empty(52)
-    return learned_values(R, T, t0, seat, hand, out, voids, tricks_done, legal, trick_len, w, w_seat, tmask, W, values)
+    return learned_values(
+        R, T, t0, seat, hand, out, voids, tricks_done, legal, trick_len, w, w_seat, tmask, W, margin, values
+    )

@@ -19,6 +19,7 @@ from hearts.fast.features import (
     N_SITUATION,
     card_atoms,
     learned_values,
+    prior_card,
     situation,
 )
 from hearts.fast.medium import _out_of, medium_choice
@@ -65,12 +66,32 @@ def relative(row: np.ndarray, n: int, seat: int) -> float:
 
 
 @njit
+def world_values(S: np.ndarray, R: np.ndarray, voids: int, W: np.ndarray, margin: float, values: np.ndarray) -> int:
+    """The model's card (:func:`hearts.fast.features.learned_values`) for the seat to play in world
+    ``S``, from what that seat knows there: its hand, the cards in the other hands (whoever holds
+    them), the cards taken, the trick, and ``voids`` (bit ``4 * seat + suit``: the voids shown so
+    far, which a world's hands must not be asked for). What a search or a rollout calls."""
+    n = R[R_PLAYERS]
+    turn = S[S_TURN]
+    tl = S[S_TRICK_LEN]
+    if tl > 0:
+        w, w_seat = trick_best(S, n)
+    else:
+        w, w_seat = 0, -1
+    return learned_values(
+        R, S, S_TAKEN, turn, S[S_HANDS + turn], _out_of(S, n, turn), voids, S[S_TRICKS_DONE], legal_mask(S, R),
+        tl, w, w_seat, S[S_TRICK_MASK], W, margin, values,
+    )  # fmt: skip
+
+
+@njit
 def play_hand(
     R: np.ndarray,
     seed: int,
     hand_number: int,
     modes: np.ndarray,
     W: np.ndarray,
+    margin: float,
     eps: float,
     scores: np.ndarray,
     collect: bool,
@@ -134,10 +155,11 @@ def play_hand(
                 legal, tl, w, w_seat, tmask, -1, True,
             )  # fmt: skip
         else:
-            card = learned_values(R, S, S_TAKEN, turn, hand, out, voids, done, legal, tl, w, w_seat, tmask, W, values)
+            card = world_values(S, R, voids, W, margin, values)
         if collect and choice:
             situation(R, S, S_TAKEN, turn, hand, out, voids, done, tl, w_seat, tmask, rec_A[records])
-            rec_kind[records] = card_atoms(R, turn, hand, out, voids, tl, w, card, rec_B[records])
+            prior = prior_card(R, S, S_TAKEN, turn, hand, out, voids, done, legal, tl, w, w_seat, tmask)
+            rec_kind[records] = card_atoms(R, turn, hand, out, voids, tl, w, card, prior, rec_B[records])
             rec_seat[records] = turn
             for s in range(n):
                 taken_points[s] = points_taken(S[S_TAKEN + s], R)
@@ -177,7 +199,15 @@ def play_hand(
 
 @njit
 def gather(
-    R: np.ndarray, seed: int, first: int, count: int, modes: np.ndarray, W: np.ndarray, eps: float, size: int
+    R: np.ndarray,
+    seed: int,
+    first: int,
+    count: int,
+    modes: np.ndarray,
+    W: np.ndarray,
+    margin: float,
+    eps: float,
+    size: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The regression's sums (:func:`play_hand`) over hands ``first .. first + count - 1`` of run
     ``seed``: (XtX as a full symmetric matrix, Xty, totals), ``size`` features."""
@@ -186,7 +216,7 @@ def gather(
     totals = np.zeros(3)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for h in range(first, first + count):
-        play_hand(R, seed, h, modes, W, eps, scores, True, XtX, Xty, totals)
+        play_hand(R, seed, h, modes, W, margin, eps, scores, True, XtX, Xty, totals)
     for i in range(size):
         for j in range(i + 1, size):
             XtX[j, i] = XtX[i, j]
@@ -194,7 +224,9 @@ def gather(
 
 
 @njit
-def duplicate_payoff(R: np.ndarray, seed: int, first: int, count: int, opponents: int, W: np.ndarray) -> np.ndarray:
+def duplicate_payoff(
+    R: np.ndarray, seed: int, first: int, count: int, opponents: int, W: np.ndarray, margin: float
+) -> np.ndarray:
     """For each hand of ``first .. first + count - 1`` and each seat: the points the seat takes with
     every seat playing ``opponents`` (``SEAT_*``) less those it takes on the same deal playing the
     model itself (the others unchanged). Positive: the model does better than the opponents' policy
@@ -210,10 +242,10 @@ def duplicate_payoff(R: np.ndarray, seed: int, first: int, count: int, opponents
     for k in range(count):
         h = first + k
         modes[:] = opponents
-        play_hand(R, seed, h, modes, W, 0.0, base, False, XtX, Xty, totals)
+        play_hand(R, seed, h, modes, W, margin, 0.0, base, False, XtX, Xty, totals)
         for s in range(n):
             modes[:] = opponents
             modes[s] = SEAT_LEARNED
-            play_hand(R, seed, h, modes, W, 0.0, mine, False, XtX, Xty, totals)
+            play_hand(R, seed, h, modes, W, margin, 0.0, mine, False, XtX, Xty, totals)
             out[k, s] = base[s] - mine[s]
     return out

@@ -51,12 +51,13 @@ class LearnedPlayer(MediumPlayer):
         card, why = self.play_from(k, legal)
         return CARDS[card], why
 
-    def values(self, k: Knowledge, legal: int) -> dict[int, float]:
-        """The model's value of each legal card (expected relative points from here; lower is better)."""
+    def evaluate(self, k: Knowledge, legal: int) -> tuple[int, dict[int, float]]:
+        """The model's card and its value of each legal card (the points this seat expects to take from
+        here, less the others' mean; lower is better)."""
         f = load_fast().features
         out = np.zeros(52)
-        f.learned_values(*self._inputs(k, legal), self.model.weights, out)
-        return {c: float(out[c]) for c in range(52) if legal >> c & 1}
+        card = f.learned_values(*self._inputs(k, legal), self.model.weights, self.model.margin, out)
+        return int(card), {c: float(out[c]) for c in range(52) if legal >> c & 1}
 
     def _inputs(self, k: Knowledge, legal: int) -> tuple[object, ...]:
         trick = k.trick
@@ -68,17 +69,16 @@ class LearnedPlayer(MediumPlayer):
     def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
         """The model's card from ``legal`` and why, in words: its value, the runner-up's, and the fact
         that weighed most between them."""
-        values = self.values(k, legal)
+        card, values = self.evaluate(k, legal)
+        f = load_fast().features
+        prior = int(f.prior_card(*self._inputs(k, legal)))
         ranked = sorted(values, key=lambda c: (values[c], c))
-        card = ranked[0]
-        why = f"the model expects {values[card]:+.1f} points with {sym(card)}"
-        if len(ranked) > 1:
-            other = ranked[1]
-            why += f", {values[other]:+.1f} with {sym(other)}"
-            reason = self._reason(k, legal, card, other)
-            if reason:
-                why += f": {reason}"
-        return card, why
+        other = ranked[1] if ranked[0] == card else ranked[0]
+        why = f"the model expects {values[card]:+.1f} points with {sym(card)}, {values[other]:+.1f} with {sym(other)}"
+        if card == prior and values[other] < values[card]:
+            return card, why + f": the medium player's card, and {sym(other)} does not save {self.model.margin:g} points"
+        reason = self._reason(k, legal, card, other)
+        return card, why + (f": {reason}" if reason else "")
 
     def _reason(self, k: Knowledge, legal: int, card: int, other: int) -> str:
         """The situation and card facts whose term favours ``card`` over ``other`` the most."""
@@ -88,8 +88,9 @@ class LearnedPlayer(MediumPlayer):
         f.situation(R, T, t0, seat, hand, out, voids, done, tl, w_seat, tmask, A)
         B1 = np.empty(f.N_CARD)
         B2 = np.empty(f.N_CARD)
-        kind1 = f.card_atoms(R, seat, hand, out, voids, tl, w, card, B1)
-        kind2 = f.card_atoms(R, seat, hand, out, voids, tl, w, other, B2)
+        prior = f.prior_card(R, T, t0, seat, hand, out, voids, done, legal, tl, w, w_seat, tmask)
+        kind1 = f.card_atoms(R, seat, hand, out, voids, tl, w, card, prior, B1)
+        kind2 = f.card_atoms(R, seat, hand, out, voids, tl, w, other, prior, B2)
         W = self.model.weights
         # Each term's share of the difference in value (negative: it favours ``card``).
         terms = np.outer(A, B1) * W[kind1] - np.outer(A, B2) * W[kind2]

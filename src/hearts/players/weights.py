@@ -3,7 +3,8 @@ the ``learned`` player (and anyone putting the model into a search).
 
 A file holds ``weights`` (float64[kinds, situation atoms, card atoms]: see
 :mod:`hearts.fast.features`), ``format`` (this module's :data:`FORMAT`), ``features_version`` (the
-features it was trained on), ``version`` (the model's own name, e.g. ``learned-v1``), the training
+features it was trained on), ``version`` (the model's own name, e.g. ``learned-v1``), the ``margin``
+by which a card must beat the medium player's to be played instead, the training
 ``command`` and ``seed``, the rules preset it was trained under, and the learning curve
 (``curve_*``). A file of another format or feature version is refused with a clear error, never
 half-used. Loading needs numpy only (not numba).
@@ -26,7 +27,7 @@ FORMAT = 1
 #: so that reading a file never imports numba; a test holds the two equal).
 FEATURES_VERSION = 1
 #: The shape of the weights the features need: kinds x situation atoms x card atoms.
-WEIGHTS_SHAPE = (3, 16, 18)
+WEIGHTS_SHAPE = (3, 16, 19)
 #: The shipped model, in this package's ``data`` folder.
 SHIPPED = "learned-v1.npz"
 
@@ -44,6 +45,9 @@ class LearnedModel:
     seed: int
     command: str
     preset: str
+    #: Points by which a card must beat the medium player's card to be played instead (see
+    #: :func:`hearts.fast.features.learned_values`).
+    margin: float
     #: The learning curve: per round, the payoff per seat-deal against each fixed opponent (mean, half-width).
     curve: dict[str, list[float]] = field(default_factory=dict)
 
@@ -53,7 +57,7 @@ def save_model(path: str | Path, model: LearnedModel) -> None:
     if model.weights.shape != WEIGHTS_SHAPE:
         raise ModelFileError(f"weights of shape {model.weights.shape}; the features need {WEIGHTS_SHAPE}")
     arrays: dict[str, Any] = {f"curve_{k}": np.asarray(v, dtype=np.float64) for k, v in model.curve.items()}
-    meta = {"version": model.version, "seed": model.seed, "command": model.command, "preset": model.preset}
+    meta = {"version": model.version, "seed": model.seed, "margin": model.margin, "command": model.command, "preset": model.preset}
     with open(path, "wb") as f:
         np.savez_compressed(
             f,
@@ -99,6 +103,7 @@ def load_model(path: str | Path | None = None) -> LearnedModel:
             weights=weights,
             version=str(meta["version"]),
             seed=int(meta["seed"]),
+            margin=float(meta["margin"]),
             command=str(meta["command"]),
             preset=str(meta["preset"]),
             curve=curve,

@@ -55,6 +55,7 @@ class TrainConfig:
     eval_deals: int = 500  #: deals of the duplicate measure after each round
     preset: str = "standard"
     keep: float = 1.0  #: the weight of earlier rounds' sums in each fit (0: the last round's hands only)
+    margin: float = 2.0  #: points by which a card must beat the medium player's card to be played instead
 
     def check(self) -> None:
         if self.hands < 1:
@@ -67,6 +68,8 @@ class TrainConfig:
             raise TrainError(f"--eps must be between 0 and 1, not {self.eps}")
         if self.ridge <= 0.0:
             raise TrainError(f"--ridge must be above 0, not {self.ridge}")
+        if self.margin < 0.0:
+            raise TrainError(f"--margin must be 0 or more, not {self.margin}")
         if not 0.0 <= self.keep <= 1.0:
             raise TrainError(f"--keep must be between 0 and 1, not {self.keep}")
         if self.eval_deals < 0:
@@ -77,7 +80,7 @@ class TrainConfig:
         """The ``hearts train`` command that runs this config."""
         return (
             f"hearts train --hands {self.hands} --rounds {self.rounds} --seed {self.seed} --eps {self.eps:g} "
-            f"--ridge {self.ridge:g} --keep {self.keep:g} --eval-deals {self.eval_deals} --preset {self.preset} --out {shlex.quote(out)}"
+            f"--ridge {self.ridge:g} --keep {self.keep:g} --margin {self.margin:g} --eval-deals {self.eval_deals} --preset {self.preset} --out {shlex.quote(out)}"
         )
 
 
@@ -91,6 +94,7 @@ class Piece:
     count: int
     modes: tuple[int, ...]
     weights: np.ndarray
+    margin: float
     eps: float
 
 
@@ -102,7 +106,9 @@ def gather_piece(piece: Piece) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     R = shared_rules_array(Rules.preset(piece.preset))
     modes = np.array(piece.modes, dtype=np.int64)
     size = int(np.prod(WEIGHTS_SHAPE))
-    return selfplay.gather(R, piece.seed, piece.first, piece.count, modes, piece.weights, piece.eps, size)
+    return selfplay.gather(
+        R, piece.seed, piece.first, piece.count, modes, piece.weights, piece.margin, piece.eps, size
+    )
 
 
 def pieces(config: TrainConfig, round_number: int, weights: np.ndarray) -> list[Piece]:
@@ -118,7 +124,10 @@ def pieces(config: TrainConfig, round_number: int, weights: np.ndarray) -> list[
         modes = tuple(SEAT_LEARNED if s % 2 == 0 else SEAT_MEDIUM for s in range(players))
     start = round_number * config.hands
     return [
-        Piece(config.preset, config.seed, start + i, min(CHUNK, config.hands - i), modes, weights, config.eps)
+        Piece(
+            config.preset, config.seed, start + i, min(CHUNK, config.hands - i), modes, weights, config.margin,
+            config.eps,
+        )  # fmt: skip
         for i in range(0, config.hands, CHUNK)
     ]
 
@@ -182,7 +191,7 @@ def fit(XtX: np.ndarray, Xty: np.ndarray, ridge: float) -> np.ndarray:
     return np.linalg.solve(XtX + ridge * np.eye(size), Xty).reshape(WEIGHTS_SHAPE)
 
 
-def measure(preset: str, weights: np.ndarray, deals: int, opponent: str) -> np.ndarray:
+def measure(preset: str, weights: np.ndarray, margin: float, deals: int, opponent: str) -> np.ndarray:
     """The model's duplicate payoff per seat-deal against ``opponent`` (``medium`` or ``random``) on
     the fixed measuring deals: float64[deals, players] (positive: the model takes fewer points)."""
     from hearts.fast import selfplay
@@ -190,7 +199,7 @@ def measure(preset: str, weights: np.ndarray, deals: int, opponent: str) -> np.n
 
     code = {"medium": selfplay.SEAT_MEDIUM, "random": selfplay.SEAT_RANDOM}[opponent]
     R = shared_rules_array(Rules.preset(preset))
-    return selfplay.duplicate_payoff(R, EVAL_SEED, 0, deals, code, np.ascontiguousarray(weights))
+    return selfplay.duplicate_payoff(R, EVAL_SEED, 0, deals, code, np.ascontiguousarray(weights), margin)
 
 
 def interval(payoffs: np.ndarray) -> tuple[float, float]:
@@ -236,7 +245,7 @@ def train(
         curve["round"].append(float(r + 1))
         for name in OPPONENTS:
             if config.eval_deals:
-                mean, half = interval(measure(config.preset, weights, config.eval_deals, name))
+                mean, half = interval(measure(config.preset, weights, config.margin, config.eval_deals, name))
             else:
                 mean, half = math.nan, math.nan
             curve[name].append(mean)
@@ -248,6 +257,7 @@ def train(
         weights=weights,
         version=version,
         seed=config.seed,
+        margin=config.margin,
         command=command or config.command(),
         preset=config.preset,
         curve=curve,
