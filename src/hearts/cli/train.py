@@ -12,24 +12,44 @@ def register(app: typer.Typer) -> None:
     @app.command("train")
     def train_command(
         out: Annotated[Path, typer.Option("--out", "-o", help="Write the weights to this .npz file.")],
-        hands: int = typer.Option(50_000, "--hands", "--games", "-n", min=1, help="Self-play hands per round."),
+        hands: int = typer.Option(200_000, "--hands", "--games", "-n", min=1, help="Self-play hands per round."),
         rounds: int = typer.Option(4, "--rounds", min=1, help="Rounds of policy iteration."),
         seed: int = typer.Option(1, "--seed", min=0, help="Seed of every deal: the same seed gives the same weights."),
         eps: float = typer.Option(0.3, "--eps", min=0.0, max=1.0, help="Chance of a random legal card in self-play."),
         ridge: float = typer.Option(1.0, "--ridge", help="Ridge penalty of the regression (above 0)."),
         keep: float = typer.Option(
-            1.0, "--keep", min=0.0, max=1.0, help="Weight of earlier rounds' hands in each fit (0: the last round only)."
+            1.0,
+            "--keep",
+            min=0.0,
+            max=1.0,
+            help="Weight of earlier rounds' hands in each fit (0: the last round only).",
         ),
         margin: float = typer.Option(
-            2.0, "--margin", min=0.0, help="Points by which a card must beat the medium player's card to be played instead."
+            3.0,
+            "--margin",
+            min=0.0,
+            help="Points by which a card must beat the medium player's card to be played instead.",
+        ),
+        targets: str = typer.Option(
+            "outcome",
+            "--targets",
+            help="What a card is worth in the regression: rollout (every legal card played out by medium on the same "
+            "deal) or outcome (the hand's outcome after the card chosen).",
         ),
         eval_deals: int = typer.Option(
-            500, "--eval-deals", min=0, help="Deals of the duplicate measure against medium and random after each round."
+            1_000,
+            "--eval-deals",
+            min=0,
+            help="Deals of the duplicate measure against medium and random after each round.",
         ),
-        preset: str = typer.Option("standard", "--preset", help="Rule preset to train under (see 'hearts rules list')."),
+        preset: str = typer.Option(
+            "standard", "--preset", help="Rule preset to train under (see 'hearts rules list')."
+        ),
         backend: str = typer.Option("local", "--backend", help="local (this machine's processes) or ray."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (local) or Ray CPUs."),
-        address: str | None = typer.Option(None, "--address", help="Ray cluster address (ray backend; default: a local Ray)."),
+        address: str | None = typer.Option(
+            None, "--address", help="Ray cluster address (ray backend; default: a local Ray)."
+        ),
         curve: Annotated[
             Path | None, typer.Option("--curve", help="Write the learning curve as a PNG to this file.")
         ] = None,
@@ -41,7 +61,14 @@ def register(app: typer.Typer) -> None:
         Round 0's hands are played by the medium player, each later round's by the previous round's model (in every other chair, medium in the rest); a ridge regression over the decisions' features gives each round's weights, measured by duplicate play against medium and random on fixed deals (the learning curve). The same options and seed give the same weights, on either backend and any --jobs. The shipped model's command is in docs/training.md.
         """
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         from hearts.core import RulesError
         from hearts.players.weights import save_model
@@ -51,7 +78,15 @@ def register(app: typer.Typer) -> None:
             if path is not None and not path.parent.is_dir():
                 raise typer.BadParameter(f"no directory {path.parent} to write {path.name} in", param_hint=hint)
         config = TrainConfig(
-            hands=hands, rounds=rounds, seed=seed, eps=eps, ridge=ridge, keep=keep, margin=margin, eval_deals=eval_deals,
+            hands=hands,
+            rounds=rounds,
+            seed=seed,
+            eps=eps,
+            ridge=ridge,
+            keep=keep,
+            margin=margin,
+            targets=targets,
+            eval_deals=eval_deals,
             preset=preset,
         )
         try:
@@ -89,4 +124,3 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"wrote {out}")
         if curve is not None:
             typer.echo(f"wrote {plot_curve(model, curve)}")
-

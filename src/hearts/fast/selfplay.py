@@ -14,6 +14,7 @@ import numpy as np
 
 from hearts.core.arith import CHOICE_ADD_TO_OTHERS, R_HAND_SIZE, R_PLAYERS, pass_offset, points_taken
 from hearts.fast._jit import njit
+from hearts.fast.bits import lowest_card
 from hearts.fast.features import (
     N_CARD,
     N_SITUATION,
@@ -23,7 +24,8 @@ from hearts.fast.features import (
     situation,
 )
 from hearts.fast.medium import _out_of, medium_choice
-from hearts.fast.policies import POLICY_MEDIUM, POLICY_RANDOM, choose_pass
+from hearts.fast.playout import play_out
+from hearts.fast.policies import POLICY_MEDIUM, POLICY_MEDIUM_MOON, POLICY_RANDOM, choose_pass
 from hearts.fast.state import (
     MAX_PLAYERS,
     S_HANDS,
@@ -66,6 +68,83 @@ def relative(row: np.ndarray, n: int, seat: int) -> float:
 
 
 @njit
+def add_sample(
+    XtX: np.ndarray, Xty: np.ndarray, totals: np.ndarray, A: np.ndarray, B: np.ndarray, kind: int, target: float
+) -> None:
+    """Add one decision's features (the products ``A[i] * B[j]`` of its kind) and target to the ridge
+    regression's sums (``XtX``'s upper triangle)."""
+    cells = N_SITUATION * N_CARD
+    index = np.empty(cells, dtype=np.int64)
+    value = np.empty(cells)
+    nz = 0
+    base = kind * cells
+    for i in range(N_SITUATION):
+        a = A[i]
+        if a != 0.0:
+            for j in range(N_CARD):
+                b = B[j]
+                if b != 0.0:
+                    index[nz] = base + i * N_CARD + j
+                    value[nz] = a * b
+                    nz += 1
+    for p in range(nz):
+        ip = index[p]
+        vp = value[p]
+        Xty[ip] += vp * target
+        for q in range(p, nz):
+            XtX[ip, index[q]] += vp * value[q]
+    totals[0] += 1.0
+    totals[1] += target
+    totals[2] += target * target
+
+
+@njit
+def rollout_targets(
+    S: np.ndarray,
+    R: np.ndarray,
+    voids: int,
+    legal: int,
+    base: float,
+    XtX: np.ndarray,
+    Xty: np.ndarray,
+    totals: np.ndarray,
+) -> None:
+    """For every legal card of the seat to play in world ``S``: play it, play the hand out with the
+    medium policy at every seat, and add the card's features (what the seat knows) with the outcome
+    (its relative points from here: the scores' :func:`relative` less ``base``) to the sums. Every
+    card is tried on the same world, so the differences between cards carry no deal luck."""
+    n = R[R_PLAYERS]
+    turn = S[S_TURN]
+    tl = S[S_TRICK_LEN]
+    if tl > 0:
+        w, w_seat = trick_best(S, n)
+    else:
+        w, w_seat = 0, -1
+    hand = S[S_HANDS + turn]
+    out = _out_of(S, n, turn)
+    done = S[S_TRICKS_DONE]
+    tmask = S[S_TRICK_MASK]
+    A = np.empty(N_SITUATION)
+    B = np.empty(N_CARD)
+    situation(R, S, S_TAKEN, turn, hand, out, voids, done, tl, w_seat, tmask, A)
+    prior = prior_card(R, S, S_TAKEN, turn, hand, out, voids, done, legal, tl, w, w_seat, tmask)
+    policies = np.full(MAX_PLAYERS, POLICY_MEDIUM_MOON, dtype=np.int64)
+    no_trace = np.zeros(0, dtype=np.int64)
+    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    S2 = np.empty_like(S)
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        kind = card_atoms(R, turn, hand, out, voids, tl, w, c, prior, B)
+        S2[:] = S
+        advance(S2, R, c)
+        play_out(S2, R, policies, 0.0, no_trace)
+        score_hand(S2, R, CHOICE_ADD_TO_OTHERS, row)
+        add_sample(XtX, Xty, totals, A, B, kind, relative(row, n, turn) - base)
+
+
+@njit
 def world_values(S: np.ndarray, R: np.ndarray, voids: int, W: np.ndarray, margin: float, values: np.ndarray) -> int:
     """The model's card (:func:`hearts.fast.features.learned_values`) for the seat to play in world
     ``S``, from what that seat knows there: its hand, the cards in the other hands (whoever holds
@@ -95,6 +174,7 @@ def play_hand(
     eps: float,
     scores: np.ndarray,
     collect: bool,
+    rollouts: bool,
     XtX: np.ndarray,
     Xty: np.ndarray,
     totals: np.ndarray,
@@ -107,6 +187,8 @@ def play_hand(
     regression's sums: ``XtX`` (upper triangle), ``Xty``, and ``totals`` = (decisions, sum of
     targets, sum of squared targets). The target is the seat's relative points from that decision to
     the end of the hand (:func:`relative` of the scores, less that of the points taken before it).
+    With ``rollouts`` every legal card of such a decision is tried instead (:func:`rollout_targets`),
+    while the hand goes on with the card the seat chose.
     """
     np.random.seed(hand_seed(seed, hand_number))
     n = R[R_PLAYERS]
@@ -123,7 +205,6 @@ def play_hand(
         exchange(S, R, passed, offset)
     start_play(S, R)
     values = np.empty(52)
-    cells = N_SITUATION * N_CARD
     rec_A = np.empty((52, N_SITUATION))
     rec_B = np.empty((52, N_CARD))
     rec_kind = np.empty(52, dtype=np.int64)
@@ -156,7 +237,11 @@ def play_hand(
             )  # fmt: skip
         else:
             card = world_values(S, R, voids, W, margin, values)
-        if collect and choice:
+        if collect and choice and rollouts:
+            for s in range(n):
+                taken_points[s] = points_taken(S[S_TAKEN + s], R)
+            rollout_targets(S, R, voids, legal, relative(taken_points, n, turn), XtX, Xty, totals)
+        elif collect and choice:
             situation(R, S, S_TAKEN, turn, hand, out, voids, done, tl, w_seat, tmask, rec_A[records])
             prior = prior_card(R, S, S_TAKEN, turn, hand, out, voids, done, legal, tl, w, w_seat, tmask)
             rec_kind[records] = card_atoms(R, turn, hand, out, voids, tl, w, card, prior, rec_B[records])
@@ -169,32 +254,10 @@ def play_hand(
             voids |= 1 << (4 * turn + S[S_TRICK] // 13)
         advance(S, R, card)
     score_hand(S, R, CHOICE_ADD_TO_OTHERS, scores)
-    if not collect:
+    if not collect or rollouts:
         return
-    index = np.empty(cells, dtype=np.int64)
-    value = np.empty(cells)
     for r in range(records):
-        target = relative(scores, n, rec_seat[r]) - rec_base[r]
-        nz = 0
-        base = rec_kind[r] * cells
-        for i in range(N_SITUATION):
-            a = rec_A[r, i]
-            if a != 0.0:
-                for j in range(N_CARD):
-                    b = rec_B[r, j]
-                    if b != 0.0:
-                        index[nz] = base + i * N_CARD + j
-                        value[nz] = a * b
-                        nz += 1
-        for p in range(nz):
-            ip = index[p]
-            vp = value[p]
-            Xty[ip] += vp * target
-            for q in range(p, nz):
-                XtX[ip, index[q]] += vp * value[q]
-        totals[0] += 1.0
-        totals[1] += target
-        totals[2] += target * target
+        add_sample(XtX, Xty, totals, rec_A[r], rec_B[r], rec_kind[r], relative(scores, n, rec_seat[r]) - rec_base[r])
 
 
 @njit
@@ -207,6 +270,7 @@ def gather(
     W: np.ndarray,
     margin: float,
     eps: float,
+    rollouts: bool,
     size: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The regression's sums (:func:`play_hand`) over hands ``first .. first + count - 1`` of run
@@ -216,7 +280,7 @@ def gather(
     totals = np.zeros(3)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for h in range(first, first + count):
-        play_hand(R, seed, h, modes, W, margin, eps, scores, True, XtX, Xty, totals)
+        play_hand(R, seed, h, modes, W, margin, eps, scores, True, rollouts, XtX, Xty, totals)
     for i in range(size):
         for j in range(i + 1, size):
             XtX[j, i] = XtX[i, j]
@@ -242,10 +306,10 @@ def duplicate_payoff(
     for k in range(count):
         h = first + k
         modes[:] = opponents
-        play_hand(R, seed, h, modes, W, margin, 0.0, base, False, XtX, Xty, totals)
+        play_hand(R, seed, h, modes, W, margin, 0.0, base, False, False, XtX, Xty, totals)
         for s in range(n):
             modes[:] = opponents
             modes[s] = SEAT_LEARNED
-            play_hand(R, seed, h, modes, W, margin, 0.0, mine, False, XtX, Xty, totals)
+            play_hand(R, seed, h, modes, W, margin, 0.0, mine, False, False, XtX, Xty, totals)
             out[k, s] = base[s] - mine[s]
     return out

@@ -76,7 +76,10 @@ class LearnedPlayer(MediumPlayer):
         other = ranked[1] if ranked[0] == card else ranked[0]
         why = f"the model expects {values[card]:+.1f} points with {sym(card)}, {values[other]:+.1f} with {sym(other)}"
         if card == prior and values[other] < values[card]:
-            return card, why + f": the medium player's card, and {sym(other)} does not save {self.model.margin:g} points"
+            return (
+                card,
+                why + f": the medium player's card, and {sym(other)} does not save {self.model.margin:g} points",
+            )
         reason = self._reason(k, legal, card, other)
         return card, why + (f": {reason}" if reason else "")
 

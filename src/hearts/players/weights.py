@@ -57,7 +57,13 @@ def save_model(path: str | Path, model: LearnedModel) -> None:
     if model.weights.shape != WEIGHTS_SHAPE:
         raise ModelFileError(f"weights of shape {model.weights.shape}; the features need {WEIGHTS_SHAPE}")
     arrays: dict[str, Any] = {f"curve_{k}": np.asarray(v, dtype=np.float64) for k, v in model.curve.items()}
-    meta = {"version": model.version, "seed": model.seed, "margin": model.margin, "command": model.command, "preset": model.preset}
+    meta = {
+        "version": model.version,
+        "seed": model.seed,
+        "margin": model.margin,
+        "command": model.command,
+        "preset": model.preset,
+    }
     with open(path, "wb") as f:
         np.savez_compressed(
             f,
@@ -93,12 +99,16 @@ def load_model(path: str | Path | None = None) -> LearnedModel:
         )
     weights = np.ascontiguousarray(contents["weights"], dtype=np.float64)
     if weights.shape != WEIGHTS_SHAPE:
-        raise ModelFileError(f"{str(where)!r} holds weights of shape {weights.shape}; the features need {WEIGHTS_SHAPE}")
+        raise ModelFileError(
+            f"{str(where)!r} holds weights of shape {weights.shape}; the features need {WEIGHTS_SHAPE}"
+        )
     if not np.isfinite(weights).all():
         raise ModelFileError(f"{str(where)!r} holds weights that are not finite numbers")
     try:
         meta = json.loads(str(contents["meta"]))
-        curve = {k[len("curve_") :]: [float(x) for x in v.ravel()] for k, v in contents.items() if k.startswith("curve_")}
+        curve = {
+            k[len("curve_") :]: [float(x) for x in v.ravel()] for k, v in contents.items() if k.startswith("curve_")
+        }
         return LearnedModel(
             weights=weights,
             version=str(meta["version"]),

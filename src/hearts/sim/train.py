@@ -17,6 +17,7 @@ same weights, bit for bit, on one machine.
 
 from __future__ import annotations
 
+import logging
 import math
 import shlex
 from collections.abc import Callable, Iterator
@@ -47,15 +48,18 @@ class TrainError(ValueError):
 class TrainConfig:
     """What a training run does; the same config and seed give the same weights."""
 
-    hands: int = 50_000  #: self-play hands per round
+    hands: int = 200_000  #: self-play hands per round
     rounds: int = 4
     seed: int = 1
     eps: float = 0.3  #: chance that a seat plays a random legal card in self-play
     ridge: float = 1.0  #: the ridge penalty on the weights
-    eval_deals: int = 500  #: deals of the duplicate measure after each round
+    eval_deals: int = 1_000  #: deals of the duplicate measure after each round
     preset: str = "standard"
     keep: float = 1.0  #: the weight of earlier rounds' sums in each fit (0: the last round's hands only)
-    margin: float = 2.0  #: points by which a card must beat the medium player's card to be played instead
+    margin: float = 3.0  #: points by which a card must beat the medium player's card to be played instead
+    #: What a card is worth: ``outcome`` (the hand's outcome after the card chosen) or ``rollout``
+    #: (every legal card played out by medium on the same deal).
+    targets: str = "outcome"
 
     def check(self) -> None:
         if self.hands < 1:
@@ -68,6 +72,8 @@ class TrainConfig:
             raise TrainError(f"--eps must be between 0 and 1, not {self.eps}")
         if self.ridge <= 0.0:
             raise TrainError(f"--ridge must be above 0, not {self.ridge}")
+        if self.targets not in ("rollout", "outcome"):
+            raise TrainError(f"--targets must be rollout or outcome, not {self.targets!r}")
         if self.margin < 0.0:
             raise TrainError(f"--margin must be 0 or more, not {self.margin}")
         if not 0.0 <= self.keep <= 1.0:
@@ -80,7 +86,7 @@ class TrainConfig:
         """The ``hearts train`` command that runs this config."""
         return (
             f"hearts train --hands {self.hands} --rounds {self.rounds} --seed {self.seed} --eps {self.eps:g} "
-            f"--ridge {self.ridge:g} --keep {self.keep:g} --margin {self.margin:g} --eval-deals {self.eval_deals} --preset {self.preset} --out {shlex.quote(out)}"
+            f"--ridge {self.ridge:g} --keep {self.keep:g} --margin {self.margin:g} --targets {self.targets} --eval-deals {self.eval_deals} --preset {self.preset} --out {shlex.quote(out)}"
         )
 
 
@@ -96,6 +102,7 @@ class Piece:
     weights: np.ndarray
     margin: float
     eps: float
+    rollouts: bool
 
 
 def gather_piece(piece: Piece) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,7 +114,7 @@ def gather_piece(piece: Piece) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     modes = np.array(piece.modes, dtype=np.int64)
     size = int(np.prod(WEIGHTS_SHAPE))
     return selfplay.gather(
-        R, piece.seed, piece.first, piece.count, modes, piece.weights, piece.margin, piece.eps, size
+        R, piece.seed, piece.first, piece.count, modes, piece.weights, piece.margin, piece.eps, piece.rollouts, size
     )
 
 
@@ -125,9 +132,16 @@ def pieces(config: TrainConfig, round_number: int, weights: np.ndarray) -> list[
     start = round_number * config.hands
     return [
         Piece(
-            config.preset, config.seed, start + i, min(CHUNK, config.hands - i), modes, weights, config.margin,
+            config.preset,
+            config.seed,
+            start + i,
+            min(CHUNK, config.hands - i),
+            modes,
+            weights,
+            config.margin,
             config.eps,
-        )  # fmt: skip
+            config.targets == "rollout",
+        )
         for i in range(0, config.hands, CHUNK)
     ]
 
@@ -167,11 +181,11 @@ def ray_backend(jobs: int | None = None, address: str | None = None) -> Backend:
         started_here = False
         if not ray.is_initialized():
             if address:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
             else:
                 if jobs is not None and jobs < 1:
                     raise TrainError(f"--jobs must be at least 1, not {jobs}")
-                ray.init(num_cpus=jobs, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+                ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
             started_here = True
         try:
             task = ray.remote(num_cpus=1)(gather_piece)
