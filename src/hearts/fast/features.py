@@ -100,6 +100,19 @@ KIND_DISCARD = 2
 
 
 @njit
+def _penalty(mask: int, R: np.ndarray) -> int:
+    """:func:`penalty_points`, called rather than inlined: numba's inliner trips over a rule function
+    inlined several times in one kernel (a compile-time warning, no more)."""
+    return penalty_points(mask, R)
+
+
+@njit
+def _points(mask: int, R: np.ndarray) -> int:
+    """:func:`points_taken`, called rather than inlined (see :func:`_penalty`)."""
+    return points_taken(mask, R)
+
+
+@njit
 def situation(
     R: np.ndarray,
     T: np.ndarray,
@@ -127,18 +140,18 @@ def situation(
             others_points = True
     threat = _threat(R, T, t0, seat, -1)
     A[0] = 1.0
-    A[1] = points_taken(tmask, R) / 13.0
+    A[1] = _points(tmask, R) / 13.0
     A[2] = 1.0 if trick_len == n - 1 else 0.0
     A[3] = (n - 1 - trick_len) / (n - 1)
     A[4] = 1.0 if out & QS_BIT else 0.0
     A[5] = 1.0 if hand & QS_BIT else 0.0
     A[6] = (size - tricks_done) / size
-    A[7] = penalty_points(T[t0 + seat], R) / 26.0
+    A[7] = _penalty(T[t0 + seat], R) / 26.0
     A[8] = 1.0 if R[R_MOON] != MOON_DISABLED and not others_points else 0.0
     A[9] = 1.0 if threat >= 0 else 0.0
     A[10] = 1.0 if threat >= 0 and trick_len > 0 and w_seat == threat else 0.0
     A[11] = 1.0 if R[R_BROKEN_AT_START] or played & R[R_BREAKERS] else 0.0
-    A[12] = penalty_points(out, R) / 26.0
+    A[12] = _penalty(out, R) / 26.0
     shown = 0
     for o in range(n):
         if o != seat:
@@ -192,7 +205,7 @@ def card_atoms(
             after += 1
     B[0] = 1.0
     B[1] = (card % 13) / 12.0
-    B[2] = points_taken(bit, R) / 13.0
+    B[2] = _points(bit, R) / 13.0
     B[3] = 1.0 if card == QUEEN_OF_SPADES else 0.0
     B[4] = 1.0 if bit & HIGH_SPADES else 0.0
     B[5] = 1.0 if bit & HEARTS else 0.0
@@ -231,7 +244,7 @@ def prior_card(
     """The medium player's card (:func:`hearts.fast.medium.medium_choice`, its moon plan included):
     the rule-based prior the model starts from."""
     card, _why, _who = medium_choice(
-        R, T, t0, seat, hand, out, voids, tricks_done, penalty_points(T[t0 + seat], R),
+        R, T, t0, seat, hand, out, voids, tricks_done, _penalty(T[t0 + seat], R),
         legal, trick_len, w, w_seat, tmask, -1, True,
     )  # fmt: skip
     return card

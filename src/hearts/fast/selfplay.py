@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts.core.arith import CHOICE_ADD_TO_OTHERS, R_HAND_SIZE, R_PLAYERS, pass_offset, points_taken
+from hearts.core.arith import CHOICE_ADD_TO_OTHERS, R_HAND_SIZE, R_PLAYERS, pass_offset
 from hearts.fast._jit import njit
 from hearts.fast.bits import lowest_card
 from hearts.fast.features import (
     N_CARD,
     N_SITUATION,
+    _points,
     card_atoms,
     learned_values,
     prior_card,
@@ -239,7 +240,7 @@ def play_hand(
             card = world_values(S, R, voids, W, margin, values)
         if collect and choice and rollouts:
             for s in range(n):
-                taken_points[s] = points_taken(S[S_TAKEN + s], R)
+                taken_points[s] = _points(S[S_TAKEN + s], R)
             rollout_targets(S, R, voids, legal, relative(taken_points, n, turn), XtX, Xty, totals)
         elif collect and choice:
             situation(R, S, S_TAKEN, turn, hand, out, voids, done, tl, w_seat, tmask, rec_A[records])
@@ -247,7 +248,7 @@ def play_hand(
             rec_kind[records] = card_atoms(R, turn, hand, out, voids, tl, w, card, prior, rec_B[records])
             rec_seat[records] = turn
             for s in range(n):
-                taken_points[s] = points_taken(S[S_TAKEN + s], R)
+                taken_points[s] = _points(S[S_TAKEN + s], R)
             rec_base[records] = relative(taken_points, n, turn)
             records += 1
         if tl > 0 and card // 13 != S[S_TRICK] // 13:
