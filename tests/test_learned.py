@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hearts.core import Game, Phase, Rules
+from hearts.core import CARDS, Game, Phase, Rules
 from hearts.fast import features as f
 from hearts.fast import selfplay
 from hearts.fast.bridge import rules_array, state_array
@@ -17,6 +17,7 @@ from hearts.fast.state import S_HANDS
 from hearts.players import make_player
 from hearts.players.knowledge import Knowledge
 from hearts.players.learned import LearnedPlayer, _voids
+from hearts.players.medium import MediumPlayer
 from hearts.players.weights import (
     FEATURES_VERSION,
     WEIGHTS_SHAPE,
@@ -130,8 +131,9 @@ def test_the_shipped_model_loads_with_its_version_and_command() -> None:
     assert model.curve["medium"] and np.isfinite(model.weights).all()
 
 
-def test_the_learned_player_plays_its_best_card_and_says_so() -> None:
-    game = _mid_hand(4, 6)
+@pytest.mark.parametrize("seed", range(12))
+def test_the_learned_player_plays_its_best_card_and_says_so(seed: int) -> None:
+    game = _mid_hand(seed, 3 + 4 * (seed % 8))
     player = make_player("learned", seed=1)
     assert isinstance(player, LearnedPlayer)
     seat = game.hand.turn
@@ -142,7 +144,12 @@ def test_the_learned_player_plays_its_best_card_and_says_so() -> None:
         legal = sum(1 << c for c in view.legal)
         card, values = player.evaluate(Knowledge.of(view), legal)
         assert decision.move.card == card
-        assert f"{values[card]:+.1f} points with {decision.move.card.symbol()}" in decision.reason
+        medium, medium_why = MediumPlayer.play_from(player, Knowledge.of(view), legal)
+        if card == medium:
+            assert decision.reason.startswith(medium_why + " (the model: ")
+        else:
+            assert f"points with {decision.move.card.symbol()}, " in decision.reason
+            assert f"with the medium player's {CARDS[medium].symbol()}" in decision.reason
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

@@ -21,13 +21,21 @@ from hearts.players.medium import MediumPlayer, _mask, _rules_row, _taken
 from hearts.players.weights import LearnedModel, load_model
 
 
+def _points(value: float) -> str:
+    """A value in points as a hint shows it: signed, one decimal, never "-0.0"."""
+    text = f"{value:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
+
+
 def _voids(k: Knowledge) -> int:
-    """Bit ``4 * seat + suit`` for each suit another seat has shown it lacks."""
+    """Bit ``4 * seat + suit`` for each suit another seat cannot hold: shown voids and what else the
+    view implies (``Knowledge.can_have_suit``), as the medium player reads them, so that the model's
+    prior is medium's very card."""
     voids = 0
     for o in range(k.players):
         if o != k.seat:
             for s in range(4):
-                if k.void_suits[o] >> s & 1:
+                if not k.can_have_suit(o, s):
                     voids |= 1 << (4 * o + s)
     return voids
 
@@ -67,20 +75,25 @@ class LearnedPlayer(MediumPlayer):
         )  # fmt: skip
 
     def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        """The model's card from ``legal`` and why, in words: its value, the runner-up's, and the fact
-        that weighed most between them."""
+        """The model's card from ``legal`` and why, in words. Where it keeps the medium player's card:
+        medium's reason, and what the model thought of it against the best other card. Where it leaves
+        it: the two values and the fact that weighed most for its card against medium's."""
         card, values = self.evaluate(k, legal)
-        f = load_fast().features
-        prior = int(f.prior_card(*self._inputs(k, legal)))
-        ranked = sorted(values, key=lambda c: (values[c], c))
-        other = ranked[1] if ranked[0] == card else ranked[0]
-        why = f"the model expects {values[card]:+.1f} points with {sym(card)}, {values[other]:+.1f} with {sym(other)}"
-        if card == prior and values[other] < values[card]:
-            return (
-                card,
-                why + f": the medium player's card, and {sym(other)} does not save {self.model.margin:g} points",
-            )
-        reason = self._reason(k, legal, card, other)
+        prior = int(load_fast().features.prior_card(*self._inputs(k, legal)))
+        medium, medium_why = MediumPlayer.play_from(self, k, legal)
+        if card == prior == medium:
+            others = sorted((c for c in values if c != card), key=lambda c: (values[c], c))
+            other = others[0]
+            if values[other] < values[card]:
+                verdict = f"{sym(other)} at {_points(values[other])} does not save {self.model.margin:g}"
+            else:
+                verdict = f"{sym(other)} next at {_points(values[other])}"
+            return card, f"{medium_why} (the model: {_points(values[card])} points, {verdict})"
+        why = (
+            f"the model expects {_points(values[card])} points with {sym(card)}, "
+            f"{_points(values[prior])} with the medium player's {sym(prior)}"
+        )
+        reason = self._reason(k, legal, card, prior)
         return card, why + (f": {reason}" if reason else "")
 
     def _reason(self, k: Knowledge, legal: int, card: int, other: int) -> str:
