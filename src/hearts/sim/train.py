@@ -283,6 +283,7 @@ def plot_curve(model: LearnedModel, path: str | Path) -> Path:
     intervals) as a PNG to ``path``."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     path = Path(path)
     fig = Figure(figsize=(7, 4.5))
@@ -295,7 +296,8 @@ def plot_curve(model: LearnedModel, path: str | Path) -> Path:
         if means:
             ax.errorbar(rounds, means, yerr=halves, marker="o", capsize=4, color=f"C{i}", label=f"against {name}")
     ax.axhline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel("training round")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("training round (duplicate: the model in one chair, the fixed player in the others)")
     ax.set_ylabel("payoff per seat-deal (points; 95% interval)")
     ax.set_title(f"{model.version}: learning curve (seed {model.seed}, preset {model.preset})")
     ax.legend(loc="best")
