@@ -91,7 +91,9 @@ def register(app: typer.Typer) -> None:
         )
         try:
             config.check()
-        except (TrainError, RulesError) as exc:
+        except RulesError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--preset") from None
+        except TrainError as exc:
             raise typer.BadParameter(str(exc)) from None
         kind = backend.strip().lower()
         if kind == "local":
