@@ -164,3 +164,22 @@ def test_a_table_of_learned_players_finishes_a_game_hand(players: int) -> None:
             if game.phase is not Phase.PASS:
                 break
     assert game.finished[0].scores is not None
+
+
+def test_the_model_card_for_a_search_is_the_players() -> None:
+    """``learned_card`` (what a rollout or a search's prior calls, with ``medium_choice``'s arguments)
+    picks what ``world_values`` and the player pick, on the shipped weights."""
+    model = load_model()
+    for seed in range(6):
+        game = _mid_hand(seed, 2 + 5 * seed)
+        view = game.view(game.hand.turn)
+        k = Knowledge.of(view)
+        legal = sum(1 << c for c in view.legal)
+        player = LearnedPlayer()
+        card, _values = player.evaluate(k, legal)
+        assert f.learned_card(*player._inputs(k, legal), model.weights, model.margin) == card
+        assert decision_card(player, view) == card
+
+
+def decision_card(player: LearnedPlayer, view) -> int:  # type: ignore[no-untyped-def]
+    return int(player.decide(view).move.card)
