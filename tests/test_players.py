@@ -29,7 +29,7 @@ from hearts.players.base import play_game
 #: Tiny budgets and world caps keep the search levels quick in tests.
 FAST = {"time_budget": 0.01}
 SEARCH_LEVELS = ("hard", "expert")
-ALL_LEVELS = ("random", "easy", "medium", "hard", "expert")
+ALL_LEVELS = ("random", "easy", "medium", "hard", "expert", "learned")
 
 VARIANTS: dict[str, Rules] = {
     "standard": Rules(),

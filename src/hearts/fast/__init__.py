@@ -13,6 +13,7 @@ Importing this package imports numba (about half a second), so command-line code
 ``import hearts.fast`` inside the functions that use it.
 """
 
+from hearts.fast import features, selfplay
 from hearts.fast._jit import JIT_ENABLED
 from hearts.fast.bridge import (
     GREEDY_EPS,
@@ -31,6 +32,6 @@ from hearts.fast.bridge import (
 )
 
 __all__ = [
-    "GREEDY_EPS", "JIT_ENABLED", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout", "rollout_candidates",
+    "GREEDY_EPS", "JIT_ENABLED", "features", "selfplay", "MOON_MODES", "POLICIES", "GameResults", "HandResults", "rollout", "rollout_candidates",
     "rollout_worlds", "rules_array", "simulate", "simulate_games", "state_array", "warm_up",
 ]  # fmt: skip

@@ -369,6 +369,28 @@ def warm_up() -> None:
     rollout(hand, hand.turn, "greedy", 1, seed=0)
     rollout_worlds([hand], "greedy", 1, seed=0)
     rollout_candidates(hand, [int(c) for c in hand.legal_plays()[:1]], seed=0)
+    _warm_up_learned(rules, hand)
+
+
+def _warm_up_learned(rules: Rules, hand: HandState) -> None:
+    """The learned player's calls (:mod:`hearts.fast.features`), with the argument types it passes."""
+    from hearts.fast import features as f
+
+    R = rules_array(rules)
+    T = np.zeros(rules.players, dtype=np.int64)
+    W = np.zeros((f.N_KINDS, f.N_SITUATION, f.N_CARD))
+    seat = hand.turn
+    mine = hand.hands[seat]
+    out = rules.in_play & ~mine
+    legal = 0
+    for c in hand.legal_plays():
+        legal |= 1 << int(c)
+    args = (R, T, 0, seat, mine, out, 0, 0, legal, 0, 0, -1, 0)
+    f.learned_values(*args, W, 0.0, np.zeros(52))
+    prior = f.prior_card(*args)
+    A = np.empty(f.N_SITUATION)
+    f.situation(R, T, 0, seat, mine, out, 0, 0, 0, -1, 0, A)
+    f.card_atoms(R, seat, mine, out, 0, 0, 0, prior, prior, np.empty(f.N_CARD))
 
 
 def _fixed_deal(rules: Rules) -> list[int]:

@@ -2,7 +2,7 @@
 
 A spec is one of
 
-* a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert`` (any case), or a measurement
+* a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert``, ``learned`` (any case), or a measurement
   level (:data:`MEASUREMENT_LEVELS`: ``hunter``), which tournaments and benchmarks seat but tables
   and the terminal do not offer;
 * ``cmd:COMMAND``: an outside program speaking the bot protocol (``docs/bot-protocol.md``);
@@ -42,6 +42,7 @@ LEVELS: dict[str, str] = {
     "medium": "hearts.players.medium:MediumPlayer",
     "hard": "hearts.players.hard:HardPlayer",
     "expert": "hearts.players.expert:ExpertPlayer",
+    "learned": "hearts.players.learned:LearnedPlayer",
 }
 
 #: Levels for measurement only (tournaments, benchmarks), never offered to people: they are not in
