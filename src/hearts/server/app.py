@@ -85,8 +85,12 @@ class SeatSpec(BaseModel):
     """One seat of a new table."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "computer", "bot"] = Field("human", description="a person (gets a join link), a computer level, or a registered bot")
-    level: PlainText | None = Field(None, max_length=64, description="the computer level (random, easy, ... expert) or the registered bot's name")
+    kind: Literal["human", "computer", "bot"] = Field(
+        "human", description="a person (gets a join link), a computer level, or a registered bot"
+    )
+    level: PlainText | None = Field(
+        None, max_length=64, description="the computer level (random, easy, ... expert) or the registered bot's name"
+    )
     name: PlainText | None = Field(None, max_length=24, description="the seat's name at the table")
 
 
@@ -95,7 +99,9 @@ class TableSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     preset: PlainText = Field("standard", max_length=64, description="a rules preset (see GET /api/options)")
-    rules: dict[str, Any] = Field(default_factory=dict, description="rule options that override the preset (Rules.to_dict names)")
+    rules: dict[str, Any] = Field(
+        default_factory=dict, description="rule options that override the preset (Rules.to_dict names)"
+    )
     seats: list[SeatSpec] = Field(..., min_length=3, max_length=6)
     options: dict[str, Any] = Field(default_factory=dict, description="pause, think, standin_after, standin_level")
     seed: int | None = Field(
@@ -112,8 +118,12 @@ class QuickSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: PlainText | None = Field(None, max_length=24)
-    level: PlainText = Field("random", max_length=64, description="the level of every computer seat unless 'levels' is given")
-    levels: list[Annotated[PlainText, Field(max_length=64)]] | None = Field(None, max_length=5, description="one level per computer seat, in seat order")
+    level: PlainText = Field(
+        "random", max_length=64, description="the level of every computer seat unless 'levels' is given"
+    )
+    levels: list[Annotated[PlainText, Field(max_length=64)]] | None = Field(
+        None, max_length=5, description="one level per computer seat, in seat order"
+    )
     preset: PlainText = Field("standard", max_length=64)
     players: int = Field(4, ge=3, le=6)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -123,6 +133,21 @@ class FillSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     token: str = Field(..., max_length=64, description="any seat's join token of the table")
     level: PlainText = Field("random", max_length=64)
+
+
+class AgainSpec(BaseModel):
+    """Play a finished hand's deal again against computer players."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(
+        None,
+        ge=0,
+        le=5,
+        description="the seat to play (default: the seat of the X-Hearts-Token header, else the first)",
+    )
+    level: PlainText = Field(
+        "medium", max_length=64, description="the level of the computers that take the seats people or bots had"
+    )
 
 
 def _links(request: Request, table: LiveTable) -> dict[str, Any]:
@@ -224,7 +249,10 @@ def warm_up_players() -> None:
 
         compiled_kernels()
     except Exception:  # noqa: BLE001 - a warm-up only: the first search player loads the kernels itself
-        log.warning("could not load the search players' compiled kernels now; the first search player will load them", exc_info=True)
+        log.warning(
+            "could not load the search players' compiled kernels now; the first search player will load them",
+            exc_info=True,
+        )
     else:
         # What the warm-up loaded (numba, llvmlite and the kernels: many objects, all long-lived) goes to
         # the collector's permanent generation: a full collection would otherwise walk it all and hold
@@ -254,7 +282,13 @@ def create_app(
     loaded (``hearts serve`` does; tests that never seat a search player leave it off)."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, **({} if abandon_after is None else {"abandon_after": abandon_after}))
+    manager = TableManager(
+        storage,
+        bots=bots,
+        pause=pause,
+        limits=limits,
+        **({} if abandon_after is None else {"abandon_after": abandon_after}),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -282,7 +316,9 @@ def create_app(
         """FastAPI's 422 shape (``detail``: ``loc``, ``msg``, ``type``) without echoing the input
         back: it may be huge, or hold text no response can carry (an unpaired surrogate escape)."""
         detail = [{"loc": [str(part) for part in e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-        return Response(json.dumps({"detail": detail}, ensure_ascii=True), status_code=422, media_type="application/json")
+        return Response(
+            json.dumps({"detail": detail}, ensure_ascii=True), status_code=422, media_type="application/json"
+        )
 
     @app.middleware("http")
     async def identify(request: Request, call_next: Any) -> Response:
@@ -361,10 +397,17 @@ def create_app(
         """One person (seat 0) against computer players: the answer's ``play_url`` opens the game."""
         levels = spec.levels or [spec.level] * (spec.players - 1)
         if len(levels) != spec.players - 1:
-            raise HTTPException(422, f"'levels' needs {spec.players - 1} levels, one per computer seat, not {len(levels)}")
+            raise HTTPException(
+                422, f"'levels' needs {spec.players - 1} levels, one per computer seat, not {len(levels)}"
+            )
         seats = [SeatSpec(kind="human", level=None, name=spec.name)]
         seats += [SeatSpec(kind="computer", level=lv, name=None) for lv in levels]
-        table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None), request)
+        table = await _create(
+            TableSpec(
+                preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None
+            ),
+            request,
+        )
         out = _links(request, table)
         out["play_url"] = out["seats"][0]["join_url"]
         return out
@@ -389,6 +432,33 @@ def create_app(
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         return {"filled": seats}
+
+    @app.post("/api/tables/{table_id}/hands/{number}/again", tags=["tables"])
+    async def again(
+        table_id: TableId,
+        number: HandNumber,
+        spec: AgainSpec,
+        request: Request,
+        x_hearts_token: str | None = Header(None),
+    ) -> dict[str, Any]:
+        """A practice table that deals finished hand ``number`` again: you at your seat (the seat of
+        your token, or ``seat``), computers at the others, passing as they did; never counted in the
+        statistics. A finished hand's cards are public already (see docs/server.md)."""
+        seat = spec.seat
+        if seat is None and x_hearts_token and len(x_hearts_token) <= 64:
+            found = await manager.resolve(x_hearts_token)
+            if found is not None and found[0].id == table_id:
+                seat = found[1]
+        try:
+            level = manager.check_seat("computer", spec.level) or "medium"
+            table = await manager.again(table_id, number - 1, seat or 0, level, creator=_player(request.cookies))
+        except LookupError as exc:
+            raise HTTPException(404, str(exc.args[0])) from None
+        except (HeartsError, ValueError) as exc:
+            raise HTTPException(422, str(exc)) from None
+        out = _links(request, table)
+        out["play_url"] = next(s["join_url"] for s in out["seats"] if s["join_url"])
+        return out
 
     @app.get("/api/history", tags=["history"])
     def history() -> list[dict[str, Any]]:
@@ -451,7 +521,9 @@ def create_app(
             raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
         pretty = await asyncio.to_thread((game_record.without_seed() if playing else game_record).dumps)
         name = f"hearts-{table_id}" + (f"-hand{hand}" if hand else "") + ".json"
-        return Response(pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
 
     # -- websocket ------------------------------------------------------------------------------
 

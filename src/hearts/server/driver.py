@@ -205,7 +205,10 @@ class SeatDriver:
         key = (seat, f"{actor}:{level}")
         if key not in self.players:
             spec = table.manager.bots[level] if actor == "bot" else level
-            self.players[key] = make_player(spec, seed=(table.seed * 31 + seat) % 2**32, time_budget=float(table.options["think"]))
+            player = make_player(spec, seed=(table.seed * 31 + seat) % 2**32, time_budget=float(table.options["think"]))
+            if table.again is not None and actor == "computer":
+                player = table.again.player(seat, player)  # a replayed deal: the computers pass as they did
+            self.players[key] = player
         return self.players[key]
 
     async def _sleep(self, seconds: float) -> None:
@@ -276,7 +279,9 @@ class SeatDriver:
         players, self.players = list(self.players.values()), {}
         closers = [close for p in players if (close := getattr(p, "close", None)) is not None]
         if closers:
-            task = asyncio.get_running_loop().create_task(self.table.manager.pool.run(self.table.id, "close", _call_all, closers))
+            task = asyncio.get_running_loop().create_task(
+                self.table.manager.pool.run(self.table.id, "close", _call_all, closers)
+            )
             task.add_done_callback(_log_failure)
 
     async def close(self) -> None:

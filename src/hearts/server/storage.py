@@ -73,6 +73,7 @@ tables_t = Table(
     Column("secret", String(64), nullable=True),  # hex of the deal key (None: dealt from the seed)
     Column("practice", Boolean, nullable=False, server_default=false()),  # the creator chose the seed
     Column("creator", String(80), nullable=True),  # player key of whoever created the table
+    Column("deal", Text, nullable=True),  # JSON of a replayed deal (DealAgain.to_dict): its first hand's cards
 )
 
 seats_t = Table(
@@ -144,6 +145,8 @@ class TableRow:
     secret: str | None = None  #: hex of the deal key; None: the deals come from ``seed``
     practice: bool = False  #: the creator fixed the seed: shown as practice, never in the statistics
     creator: str | None = None  #: player key of whoever created the table
+    #: a "play this deal again" table's first hand (:meth:`hearts.players.again.DealAgain.to_dict`)
+    deal: dict[str, Any] | None = None
     last_move_at: float = 0.0  #: when the last move was stored (the creation time before any), filled by load_table
 
 
@@ -230,6 +233,7 @@ class Storage:
                     secret=row.secret,
                     practice=row.practice,
                     creator=row.creator,
+                    deal=None if row.deal is None else json.dumps(row.deal),
                 )
             )
             conn.execute(
@@ -271,12 +275,16 @@ class Storage:
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         with self.engine.begin() as conn:
-            conn.execute(update(seats_t).where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat)).values(**values))
+            conn.execute(
+                update(seats_t).where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat)).values(**values)
+            )
 
     def set_status(self, table_id: str, status: str) -> None:
         """Mark a table ``playing``, ``over`` or ``abandoned``."""
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated_at=time.time()))
+            conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated_at=time.time())
+            )
 
     # -- reads ------------------------------------------------------------------------
 
@@ -330,6 +338,7 @@ class Storage:
             secret=t["secret"],
             practice=bool(t["practice"]),
             creator=t["creator"],
+            deal=None if t["deal"] is None else json.loads(t["deal"]),
             last_move_at=last_move_at,
         )
 
@@ -376,7 +385,12 @@ class Storage:
                 .order_by(hands_t.c.number)
             ).all()
         return [
-            {"number": r.number + 1, "points": json.loads(r.points), "totals": json.loads(r.totals), "shooter": r.shooter}
+            {
+                "number": r.number + 1,
+                "points": json.loads(r.points),
+                "totals": json.loads(r.totals),
+                "shooter": r.shooter,
+            }
             for r in rows
         ]
 
@@ -413,7 +427,20 @@ class Storage:
                 kind = "bot"
             if kind != "human" and ":" in key and not key.startswith("name:"):
                 name = key.partition(":")[2]  # a computer is its level, a bot its registered name
-            e = per.setdefault(key, {"player": key, "name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0, "faults": 0})
+            e = per.setdefault(
+                key,
+                {
+                    "player": key,
+                    "name": name,
+                    "kind": kind,
+                    "games": 0,
+                    "wins": 0,
+                    "hands": 0,
+                    "points": 0,
+                    "moons": 0,
+                    "faults": 0,
+                },
+            )
             e["name"] = name  # a person's latest name
             return e
 
@@ -429,8 +456,14 @@ class Storage:
             }
             last: dict[str, tuple[list[str], list[str], list[str]]] = {}
             rows = conn.execute(
-                select(hands_t.c.table_id, hands_t.c.names, hands_t.c.kinds, hands_t.c.players, hands_t.c.points, hands_t.c.shooter)
-                .order_by(hands_t.c.at, hands_t.c.table_id, hands_t.c.number)
+                select(
+                    hands_t.c.table_id,
+                    hands_t.c.names,
+                    hands_t.c.kinds,
+                    hands_t.c.players,
+                    hands_t.c.points,
+                    hands_t.c.shooter,
+                ).order_by(hands_t.c.at, hands_t.c.table_id, hands_t.c.number)
             )
             for r in rows:
                 if r.table_id not in counted:
