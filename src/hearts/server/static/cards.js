@@ -74,3 +74,23 @@ function applyDeckColours() {
 }
 
 document.addEventListener("DOMContentLoaded", applyDeckColours);
+
+// "Play this deal again": a practice table dealing finished hand `number` again, you at your seat (the
+// seat of the token sent in a header, or `seat`), computers at the others. `newTab`: keep this page (a
+// game still being played) and open the new table beside it; the tab is opened now, while the click
+// still counts, so no pop-up blocker stops it.
+async function playAgain(table, number, { headers = {}, seat = null } = {}, newTab = false) {
+  const tab = newTab ? window.open("", "_blank") : null;
+  try {
+    const res = await fetch(`/api/tables/${table}/hands/${number}/again`, {
+      method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(seat === null ? {} : { seat }),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : `HTTP ${res.status}`);
+    if (tab) tab.location = data.play_url; else window.location = data.play_url;
+  } catch (e) {
+    if (tab) tab.close();
+    const text = `Could not deal this hand again: ${e.message}`;
+    if (typeof showMessage === "function") showMessage(text, true); else alert(text);
+  }
+}

@@ -154,7 +154,10 @@ function renderChips() {
   add(v.hearts_broken ? "♥ broken" : "♥ not broken", v.hearts_broken ? "on" : "");
   add(`to ${v.rules.target}`);
   if (S.seat === null) add("watching");
-  if (S.table && S.table.practice) {
+  if (S.table && S.table.again_of) {
+    add(`practice · hand ${S.table.again_of.hand} again`, "practice");
+    chips.lastChild.title = "A finished hand dealt again: not counted in the statistics";
+  } else if (S.table && S.table.practice) {
     add("practice · fixed seed", "practice");
     chips.lastChild.title = "Dealt from a seed chosen when the table was made: not counted in the statistics";
   }
