@@ -57,6 +57,24 @@ class DealAgain:
         rules = dataclasses.replace(record.rules, pass_cycle=tuple(cycle[turn:]) + tuple(cycle[:turn]))
         return cls(rules, tuple(h.dealt), tuple(h.passes), hand)
 
+    def turned(self, seat: int) -> DealAgain:
+        """The same deal with ``seat`` moved to seat 0 and every seat with it, clockwise order kept
+        (passes go to the same neighbours): for a face whose person always holds seat 0.
+
+        >>> from hearts.core import Game, GameRecord
+        >>> from hearts.players import make_player
+        >>> game = Game(seed=3)
+        >>> _ = play_game(game, [make_player("random", seed=s) for s in range(4)], hands=1)
+        >>> again = DealAgain.of(GameRecord.of(game), 0)
+        >>> again.turned(2).dealt[0] == again.dealt[2], again.turned(2).passes[3] == again.passes[1]
+        (True, True)
+        """
+        n = len(self.dealt)
+        if not 0 <= seat < n:
+            raise AgainError(f"there is no seat {seat} in this deal: its seats are 0 to {n - 1}")
+        order = [(s + seat) % n for s in range(n)]
+        return DealAgain(self.rules, tuple(self.dealt[s] for s in order), tuple(self.passes[s] for s in order), self.hand)
+
     def game(self, seed: int = 0, names: Sequence[str] | None = None) -> Game:
         """A new game whose first hand is this deal; the later hands are dealt from ``seed``."""
         return Game(self.rules, seed=seed, names=names, deals={0: tuple(cs.mask for cs in self.dealt)})
