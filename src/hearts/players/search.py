@@ -585,6 +585,81 @@ class SearchPlayer(MediumPlayer):
             f" ({tail}; {own[0] / worlds:.1f} for the plain pass)",
         )
 
+    # -- every option valued, for a review (hearts.review) ------------------------------
+
+    def value_options(self, view: SeatView, passes: tuple[CardSet, ...] = ()) -> Any:
+        """This seat's decision now, made exactly as :meth:`decide` makes it (the same worlds, random
+        numbers and choice), with the search's measure of every option kept: a
+        :class:`hearts.players.valuation.Valuation`. In the pass phase the pass is searched (whatever
+        :attr:`search_pass` says) and ``passes`` are valued beside the player's own candidates (a
+        review values the pass that was made). It listens to the one search the choice comes from
+        (wrapping :meth:`_search`, or :meth:`pass_candidates` and :meth:`_utilities` for a pass) rather
+        than running a second one, so the valuation and the choice cannot disagree. The wrappers
+        live on this instance for the call: a player valuing options decides nothing else meanwhile."""
+        from hearts.core import Phase
+        from hearts.players.valuation import Valuation
+
+        seen: list[Any] = []
+        if view.phase is Phase.PASS:
+            own_candidates, utilities, searching = self.pass_candidates, self._utilities, self.search_pass
+            extra = [p.mask for p in passes]
+
+            def candidates(v: SeatView, base: CardSet) -> list[int]:
+                out = own_candidates(v, base)
+                out += [m for m in extra if m not in out]
+                seen.append(out)
+                return out
+
+            def measured(v: SeatView, scores: Any, endgame: bool) -> Any:
+                u = utilities(v, scores, endgame)  # one world: [candidate, rollout]
+                seen.append((u.mean(axis=1).tolist(), scores[..., v.seat].mean(axis=1).tolist()))
+                return u
+
+            vars(self).update(pass_candidates=candidates, _utilities=measured)  # shadows the methods, this call only
+            self.search_pass = True
+            try:
+                chosen, reason = self.choose_pass(view)
+            finally:
+                del vars(self)["pass_candidates"], vars(self)["_utilities"]
+                self.search_pass = searching
+            masks, rows = seen[0], seen[1:]
+            if any(len(r[0]) != len(masks) for r in rows):
+                raise RuntimeError("the pass search's measure no longer comes one world at a time")
+            return Valuation(
+                "pass", tuple(masks), chosen.mask, reason,
+                tuple(tuple(r[0][i] for r in rows) for i in range(len(masks))),
+                tuple(sum(r[1][i] for r in rows) / max(1, len(rows)) for i in range(len(masks))),
+                None, len(rows), (0,) * len(masks),
+            )  # fmt: skip
+        search = self._search
+
+        def recording(v: SeatView, k: Knowledge, rng: random.Random, cands: list[int], plans: list[int], defence: int, *rest: Any) -> Any:  # fmt: skip
+            out = search(v, k, rng, cands, plans, defence, *rest)
+            seen.append((list(cands), list(plans), defence, out))
+            return out
+
+        vars(self)["_search"] = recording  # shadows the method, this call only
+        try:
+            played, reason = self.choose_play(view)
+        finally:
+            del vars(self)["_search"]
+        card = int(played)
+        if not seen:  # one legal card, or all alike: nothing was searched
+            return Valuation("play", (card,), card, reason, ((),), (0.0,), None, 0, (0,))
+        cands, plans, defence, (vals, own, worlds, _rollouts, weights) = seen[0]
+        w = weights or [1.0] * worlds
+        best_plan = [
+            max(range(len(plans)), key=lambda p: sum(a * b for a, b in zip(w, vals[p][i], strict=True)))
+            for i in range(len(cands))
+        ]
+        return Valuation(
+            "play", tuple(cands), card, reason,
+            tuple(tuple(vals[p][i]) for i, p in enumerate(best_plan)),
+            tuple(own[p][i] / sum(w) for i, p in enumerate(best_plan)),
+            None if weights is None else tuple(weights), worlds,
+            tuple(plans[p] for p in best_plan), defence.bit_length() - 1,
+        )  # fmt: skip
+
 
 def _quick_pass(rules: Rules, hand: int) -> int:
     """The other seats' pass in a pass search: the most dangerous cards by medium's measure."""

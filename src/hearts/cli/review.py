@@ -1,0 +1,160 @@
+"""``hearts review RECORD``: a finished hand's decisions valued by the expert, with marks and costs.
+
+The table has a row per decision of the seat (the pass and every play with a choice): what it
+played, the expert's card from the same information, the cost in expected points (± its standard
+error), the mark and the reason; then the summary (points lost, the three costliest decisions,
+the moon). ``--json FILE`` (``-`` for stdout) writes the review as JSON (docs/review.md). Reviews
+are kept in the user's cache folder, so a hand reviewed once is not searched again. Bad input
+(a file that is not a record, a record that does not replay, an unknown seat, a hand that is not
+finished) gets a one-line error and exit status 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from hearts.review import HandReview
+
+#: The colour of each mark in the table.
+MARK_STYLES = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def cache_folder() -> Path:
+    """Where ``hearts review`` keeps its reviews: the user's cache folder (via platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("hearts", appauthor=False)) / "reviews"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("review")
+    def review_command(
+        record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
+        seat: Annotated[
+            str,
+            typer.Option("--seat", "-s", help="The seat to review: a number from 1, a name, or South/West/North/East."),
+        ] = "1",
+        hand: Annotated[
+            int | None,
+            typer.Option("--hand", help="The hand to review, from 1 (default: the last finished hand)."),
+        ] = None,
+        budget: Annotated[
+            float | None,
+            typer.Option(
+                "--budget", help="At most this many seconds per decision (default: no limit, --worlds decides)."
+            ),
+        ] = None,
+        worlds: Annotated[
+            int | None, typer.Option("--worlds", min=1, help="Sampled worlds per decision (default 1000).")
+        ] = None,
+        seed: Annotated[
+            int, typer.Option("--seed", help="The expert's seed: the same seed and worlds give the same review.")
+        ] = 0,
+        json_path: Annotated[
+            Path | None, typer.Option("--json", help="Write the review as JSON to this file ('-': print it instead).")
+        ] = None,
+        no_cache: Annotated[
+            bool, typer.Option("--no-cache", help="Search again even if this hand was reviewed.")
+        ] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    ) -> None:
+        """Review a finished hand: the expert values every decision of one seat from that seat's information and marks what each cost in expected points."""
+        import json
+
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from hearts.core import GameRecord, HeartsError
+        from hearts.review import ReviewCache, review_hand
+
+        err = Console(stderr=True)
+
+        def fail(message: str) -> None:
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(2)
+
+        if budget is not None and not budget > 0:
+            fail(f"--budget must be a positive number of seconds, not {budget}")
+        try:
+            raw = record_file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            fail(f"{record_file}: no such file")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"{record_file}: cannot read it: {exc}")
+        to_stdout = json_path is not None and str(json_path) == "-"
+        bar = Progress(
+            TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeElapsedColumn(),
+            console=err, disable=quiet, transient=True,
+        )  # fmt: skip
+        task = bar.add_task("review", total=None)
+
+        def show(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            record = GameRecord.loads(raw)
+            with bar:
+                review = review_hand(
+                    record,
+                    seat,
+                    None if hand is None else hand - 1,
+                    budget=budget,
+                    worlds=worlds,
+                    seed=seed,
+                    progress=show,
+                    cache=None if no_cache else ReviewCache(cache_folder()),
+                )
+        except HeartsError as exc:
+            fail(f"{record_file}: {exc}")
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            fail(f"{record_file}: {exc}")
+        if json_path is not None:
+            text = json.dumps(review.to_dict(), ensure_ascii=False, indent=1)
+            if to_stdout:
+                typer.echo(text)
+                return
+            try:
+                json_path.write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:
+                fail(f"cannot write {json_path}: {exc}")
+        print_review(Console(), review)
+
+
+def print_review(console: object, review: HandReview) -> None:
+    """The review as a rich table and its summary, on ``console`` (a :class:`rich.console.Console`)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    assert isinstance(console, Console)
+    table = Table(title=f"Hand {review.hand + 1}, reviewed for {review.name} ({review.points} points taken)")
+    for column, justify in (("#", "right"), ("decision", "left"), ("played", "left"), ("best", "left"),
+                            ("cost", "right"), ("mark", "left"), ("reason", "left")):  # fmt: skip
+        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for d in review.decisions:
+        where = "pass" if d.kind == "pass" else f"trick {(d.trick or 0) + 1}" + (", lead" if d.position == 0 else "")
+        style = MARK_STYLES[d.mark]
+        table.add_row(
+            str(d.number + 1),
+            where,
+            " ".join(c.symbol() for c in d.played),
+            " ".join(c.symbol() for c in d.best),
+            f"{d.cost:.1f} ±{d.se:.1f}",
+            f"[{style}]{d.mark}[/]",
+            d.reason,
+        )
+    console.print(table)
+    counts = ", ".join(f"{n} {m}" for m, n in review.counts().items() if n)
+    console.print(
+        f"Expected points lost: [bold]{review.total_cost:.1f}[/] over {len(review.decisions)} decisions ({counts})"
+    )
+    for d in review.costliest:
+        where = "the pass" if d.kind == "pass" else f"trick {(d.trick or 0) + 1}"
+        console.print(f"  {where}: {d.cost:.1f} points, {d.mark}: {d.reason}")
+    if review.moon is not None:
+        console.print(f"Moon: {review.moon.text}")
+    limit = "no time limit" if review.budget is None else f"at most {review.budget:g} s a decision"
+    console.print(f"[dim]expert seed {review.seed}, {review.worlds} worlds a decision, {limit}[/]")
