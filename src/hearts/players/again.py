@@ -73,7 +73,9 @@ class DealAgain:
         if not 0 <= seat < n:
             raise AgainError(f"there is no seat {seat} in this deal: its seats are 0 to {n - 1}")
         order = [(s + seat) % n for s in range(n)]
-        return DealAgain(self.rules, tuple(self.dealt[s] for s in order), tuple(self.passes[s] for s in order), self.hand)
+        return DealAgain(
+            self.rules, tuple(self.dealt[s] for s in order), tuple(self.passes[s] for s in order), self.hand
+        )
 
     def game(self, seed: int = 0, names: Sequence[str] | None = None) -> Game:
         """A new game whose first hand is this deal; the later hands are dealt from ``seed``."""

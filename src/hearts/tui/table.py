@@ -127,7 +127,7 @@ class TableScreen(Screen[None]):
         self.set_class(self.app.size.width < 100, "-narrow")
         rules = session.game.rules
         preset = rules.name or "custom rules"
-        self.app.title = "Hearts"
+        self.app.title = "Hearts" + (" · practice" if session.settings.practice else "")
         self.app.sub_title = f"{preset} · {rules.players} players · to {rules.target}"
         log = self.query_one(RichLog)
         for note in session.notes:
