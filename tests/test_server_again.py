@@ -75,3 +75,43 @@ def test_play_again_refuses_bad_input_in_words(client: TestClient) -> None:
         r = client.post(path, json=body)
         assert r.status_code == code, (path, body, r.text)
         assert words in r.text
+
+
+def test_a_seat_reviews_its_finished_hand_in_the_background(tmp_path: Any) -> None:
+    import time
+
+    from hearts.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0, review_worlds=8)) as client:
+        table = new_table(client, ["human", "random", "random", "random"])
+        tid, token = table["id"], table["seats"][0]["token"]
+        path = f"/api/tables/{tid}/hands/1/review"
+        # Not over yet: said so; nobody but a seat may ask while the game is played.
+        r = client.post(path, json={}, headers={"X-Hearts-Token": token})
+        assert r.status_code == 404 and "not over yet" in r.json()["detail"]
+        with seated(client, {"seats": table["seats"][:1], "watch_token": table["watch_token"]}, watch=False) as (
+            seats,
+            _,
+        ):
+            play_hand(seats[0], random.Random(5))
+        assert client.post(path, json={}).status_code == 403
+        r = client.post(path, json={"seat": 2}, headers={"X-Hearts-Token": token})
+        assert r.status_code == 403 and "only your own seat" in r.json()["detail"]
+        answers = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            r = client.post(path, json={}, headers={"X-Hearts-Token": token})
+            assert r.status_code == 200, r.text
+            answers.append(r.json())
+            if answers[-1]["status"] != "working":
+                break
+            time.sleep(0.2)
+        assert answers[0]["status"] == "working", answers[0]  # worked out in the background
+        done = answers[-1]
+        assert done["status"] == "done", done
+        review = done["review"]
+        assert review["seat"] == 0 and review["hand"] == 1 and review["worlds"] == 8
+        assert review["decisions"] and all(d["mark"] for d in review["decisions"])
+        # Kept: asked again, answered at once from the database.
+        again = client.post(path, json={}, headers={"X-Hearts-Token": token}).json()
+        assert again == done

@@ -20,6 +20,7 @@ from hearts.players.registry import bot_spec
 from hearts.server.driver import think_pool, warm_hints
 from hearts.server.persist import FinishedGames, record_through, replay
 from hearts.server.privacy import seat_key
+from hearts.server.reviews import Reviews
 from hearts.server.share import ConnectionLimits, Limits
 from hearts.server.storage import SeatRow, Storage, TableRow
 from hearts.server.table import DEFAULT_OPTIONS, LiveTable
@@ -44,6 +45,7 @@ class TableManager:
         pause: float | None = None,
         abandon_after: float = ABANDON_AFTER_HOURS * 3600,
         limits: Limits | None = None,
+        review_worlds: int | None = None,
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
@@ -59,6 +61,7 @@ class TableManager:
         self.abandon_after = abandon_after  #: seconds (see :func:`hearts.server.upkeep.abandon_idle`)
         self._sweeper: asyncio.Task[None] | None = None
         self.finished_games = FinishedGames()
+        self.reviews = Reviews(self, worlds=review_worlds)
 
     async def start(self, warm: bool = False) -> None:
         """Start the writer and the checkpointer, and resume every unfinished table. ``warm``: start
@@ -98,6 +101,7 @@ class TableManager:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
+        self.reviews.close()
         await self.writer.stop()
         self.pool.shutdown()
 

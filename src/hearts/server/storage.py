@@ -115,6 +115,17 @@ hands_t = Table(
     Column("players", Text, nullable=True),  # JSON list: each seat's player key (NULL in older rows)
 )
 
+reviews_t = Table(
+    "hearts_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("hearts_tables.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),  # the hand, 0-based
+    Column("seat", Integer, primary_key=True),
+    Column("key", String(64), nullable=False),  # hearts.review.review_key: the expert's settings included
+    Column("review", Text, nullable=False),  # HandReview.to_dict() as JSON
+    Column("at", Float, nullable=False),
+)
+
 
 @dataclass
 class SeatRow:
@@ -393,6 +404,25 @@ class Storage:
             }
             for r in rows
         ]
+
+    def stored_review(self, table_id: str, number: int, seat: int, key: str) -> str | None:
+        """The review (its JSON) of a finished hand from a seat, if one was made with ``key``'s settings."""
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                select(reviews_t.c.review).where(
+                    (reviews_t.c.table_id == table_id) & (reviews_t.c.number == number)
+                    & (reviews_t.c.seat == seat) & (reviews_t.c.key == key)
+                )
+            ).first()  # fmt: skip
+        return None if r is None else str(r[0])
+
+    def store_review(self, table_id: str, number: int, seat: int, key: str, review: str) -> None:
+        """Keep a hand's review (the one for these settings: a review made with others is replaced)."""
+        where = (reviews_t.c.table_id == table_id) & (reviews_t.c.number == number) & (reviews_t.c.seat == seat)
+        with self.engine.begin() as conn:
+            conn.execute(reviews_t.delete().where(where))
+            values = {"table_id": table_id, "number": number, "seat": seat, "key": key, "review": review}
+            conn.execute(reviews_t.insert().values(at=time.time(), **values))
 
     def stored_record(self, table_id: str, number: int | None = None) -> str | None:
         """The record through hand ``number`` (0-based; None: the last finished hand) as an older
