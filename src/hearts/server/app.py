@@ -369,6 +369,10 @@ def create_app(
     def replay_page(table_id: TableId, hand: HandNumber) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/review/{table_id}/{hand}", include_in_schema=False)
+    def review_page(table_id: TableId, hand: HandNumber) -> FileResponse:
+        return page("review.html")
+
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> RedirectResponse:
         return RedirectResponse("/static/favicon.svg")

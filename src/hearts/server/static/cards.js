@@ -57,6 +57,9 @@ function withSymbols(text) {
   return String(text).replace(/'?\b(10|[2-9TJQKA])([CDSH])\b'?/g, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
 }
 
+/** "QS" -> "Q♠". */
+function cardShort(code) { const { rank, suit } = cardParts(code); return rank + SUITS[suit]; }
+
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]);
 }

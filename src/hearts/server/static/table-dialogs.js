@@ -44,6 +44,7 @@ function showHandOver(hand, winners) {
     `<p style="display:flex;gap:.6rem;flex-wrap:wrap">` +
     (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
     `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
+    (ROLE === "player" ? `<a class="btn secondary" id="review-hand" href="/review/${tableId}/${hand.number}" target="_blank" rel="noopener">Review this hand</a>` : "") +
     (ROLE === "player" ? `<button class="btn secondary" id="play-again">Play this deal again</button>` : "") +
     (winners || ROLE === "player" ? `<button class="btn secondary" id="download-record">Download record</button>` : "") +
     (winners ? `<button class="btn secondary" data-close>Close</button>` : "") + `</p>`,
