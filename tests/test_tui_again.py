@@ -91,3 +91,51 @@ async def test_the_deal_played_again_is_on_the_screen(record_file: tuple[Path, G
         assert "practice: hand 1 of game.json again" in log
         shown = {str(c) for c in session.game.view(HUMAN).hand}
         assert shown == {str(c) for c in original.summary(0).dealt[0]}
+
+
+def review_text(app: object) -> str:
+    from hearts.tui.review import ReviewScreen
+
+    screen = app.screen  # type: ignore[attr-defined]
+    return str(screen.query_one("#review").content) if isinstance(screen, ReviewScreen) else ""
+
+
+async def test_the_review_screen_shows_a_mark_on_every_decision(record_file: tuple[Path, Game]) -> None:
+    from hearts.review import MARKS
+    from hearts.tui.replay import ReplayApp
+    from hearts.tui.review import ReviewScreen
+    from hearts.tui.screens import HandOverScreen
+
+    path, original = record_file
+    record = GameRecord.loads(path.read_text())
+    app = ReplayApp(record, title="game.json")
+    app.review_worlds = 8
+    async with app.run_test(size=(140, 50)) as pilot:
+        # hearts replay: r reviews the shown hand for the first seat.
+        await pilot.press("r")
+        await until(
+            pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review", 120
+        )
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.review is not None
+        text = screen_text(app)
+        assert "Hand 1 reviewed for Ada" in text and "Expected points lost" in text
+        # Every decision's row carries its mark (the table scrolls: read what it shows, row by row).
+        shown = str(screen.query_one("#review").render())
+        numbered = [line for line in text.splitlines() if line.strip().strip("█│ ").split(" ")[0].isdigit()]
+        assert numbered and all(any(f" {m} " in line for m in MARKS) for line in numbered), text
+        assert len(screen.review.decisions) >= 10 and shown
+        # s: the next seat's decisions.
+        await pilot.press("s")
+        await until(pilot, lambda: screen.review is not None and screen.review.seat == 1, "Bo's review", 120)
+        assert "Hand 1 reviewed for Bo" in screen_text(app)
+        await pilot.press("escape")
+        # The end-of-hand screen of hearts play: r reviews the person's decisions.
+        app.push_screen(HandOverScreen(record.names, original.summary(1), False, record=record, seat=0))
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "the end of the hand")
+        assert "r reviews your decisions" in screen_text(app)
+        await pilot.press("r")
+        await until(
+            pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review", 120
+        )
+        assert "Hand 2 reviewed for Ada" in screen_text(app)

@@ -24,6 +24,7 @@ from hearts.core import (
     CardSet,
     CardsReceived,
     ChooseMoon,
+    GameRecord,
     HeartsError,
     MoonShot,
     PassCards,
@@ -326,7 +327,14 @@ class TableScreen(Screen[None]):
             if len(game.finished) > self.hands_shown:
                 story = game.summary(len(game.finished) - 1)
                 await self.app.push_screen_wait(
-                    HandOverScreen(session.names, story, session.settings.four_colour, game_over=game.is_over)
+                    HandOverScreen(
+                        session.names,
+                        story,
+                        session.settings.four_colour,
+                        game_over=game.is_over,
+                        record=GameRecord.of(game),
+                        seat=HUMAN,
+                    )  # fmt: skip
                 )
                 self.hands_shown = len(game.finished)  # from now on the table shows the next hand
                 if not game.is_over:
