@@ -265,7 +265,7 @@ def test_a_crashed_bot_is_shown_as_its_stand_in_and_never_credited(tmp_path: Pat
         assert table["seats"][0]["token"] is None
 
 
-BROKEN_BOTS = '''
+BROKEN_BOTS = """
 from hearts.core import PlayCard
 
 
@@ -290,10 +290,12 @@ def raising(seed=None):
 
 def cheating(seed=None):
     return _broken("cheat")
-'''
+"""
 
 
-@pytest.mark.parametrize(("factory", "words"), [("raising", "crashed: RuntimeError: lost my weights"), ("cheating", "played illegally: ")])
+@pytest.mark.parametrize(
+    ("factory", "words"), [("raising", "crashed: RuntimeError: lost my weights"), ("cheating", "played illegally: ")]
+)
 def test_a_py_bot_raising_or_cheating_at_a_table_is_its_fault_and_the_table_plays_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factory: str, words: str
 ) -> None:
@@ -309,3 +311,17 @@ def test_a_py_bot_raising_or_cheating_at_a_table_is_its_fault_and_the_table_play
         seat = c.get(f"/api/tables/{table['id']}").json()["seats"][0]
         assert seat["stand_in"] is True and seat["fault"].startswith(words), seat
         assert c.get(f"/api/tables/{table['id']}/record").status_code == 200  # a finished game whose record replays
+
+
+async def test_a_slow_job_never_holds_up_a_hint() -> None:
+    """A hand review runs in the slow lane, a process of its own: a hint asked meanwhile, even of the
+    same table with the only thread, is answered while the review still runs."""
+    pool = ThinkPool(workers=1, processes=0, slow_processes=1)
+    try:
+        review = asyncio.ensure_future(pool.run("t", "review:0:0", time.sleep, 3, process=True, slow=True))
+        await asyncio.sleep(0.1)
+        assert await asyncio.wait_for(pool.run("t", "hint:0", lambda: "hint"), 2) == "hint"
+        assert not review.done()
+        assert await review is None
+    finally:
+        pool.shutdown()

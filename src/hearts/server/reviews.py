@@ -1,6 +1,7 @@
 """Hand reviews at the server: a finished hand's decisions of one seat valued by the expert
-(:func:`hearts.review.review_hand`), worked out in the background on the thinking pool's hint
-process (below the tables' priority, never on the event loop, never in a table's own threads),
+(:func:`hearts.review.review_hand`), worked out in the background in the thinking pool's review
+process (below the tables' priority, never on the event loop, never in a table's own threads, never
+in the way of a hint),
 with progress, and kept in the database so that a hand reviewed once is not searched again.
 
 Who may ask is the caller's business (``app.py``: a seat, by its token, while the game is played;
@@ -29,7 +30,7 @@ log = logging.getLogger("hearts.server")
 
 
 def review_job(record_text: str, seat: int, hand: int, worlds: int, progress_path: str) -> str:
-    """The review as JSON (run in the hint process): ``progress_path`` gets "done total" after
+    """The review as JSON (run in the review process): ``progress_path`` gets "done total" after
     each decision, which the server reads when asked how far it is."""
     from hearts.review import review_hand
 
@@ -98,6 +99,7 @@ class Reviews:
                 self.worlds,
                 str(progress),
                 process=True,
+                slow=True,
             )
             await self.manager.writer.run(self.manager.storage.store_review, table_id, hand, seat, key, text)
             self.working.pop(at, None)
