@@ -1,5 +1,7 @@
-"""Play this deal again: a finished hand of a served game dealt again at a practice table, the
-computers passing as they did, never counted in the statistics."""
+"""Play this deal again and hand reviews at the server: a finished hand dealt again at a practice
+table, the computers passing as they did, never counted in the statistics; a finished hand's review
+worked out in the background with progress, for a seat (by its token) while the game is played and
+for anyone once it is over, and kept."""
 
 from __future__ import annotations
 
@@ -115,3 +117,24 @@ def test_a_seat_reviews_its_finished_hand_in_the_background(tmp_path: Any) -> No
         # Kept: asked again, answered at once from the database.
         again = client.post(path, json={}, headers={"X-Hearts-Token": token}).json()
         assert again == done
+
+
+def test_once_the_game_is_over_anyone_reviews_any_seat(tmp_path: Any) -> None:
+    import time
+
+    from tests.test_server import play_game
+
+    from hearts.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0, review_worlds=4)) as client:
+        table = new_table(client, ["human"] * 4, preset="short", seed=3)
+        with seated(client, table, watch=False) as (seats, _):
+            play_game(seats, random.Random(3))
+        path = f"/api/tables/{table['id']}/hands/1/review"
+        assert client.post(path, json={"seat": 7}).status_code == 422  # no such seat, said before any work
+        deadline = time.monotonic() + 120
+        answer = client.post(path, json={"seat": 2}).json()
+        while answer["status"] == "working" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            answer = client.post(path, json={"seat": 2}).json()
+        assert answer["status"] == "done" and answer["review"]["seat"] == 2, answer
