@@ -265,7 +265,7 @@ def test_a_crashed_bot_is_shown_as_its_stand_in_and_never_credited(tmp_path: Pat
         assert table["seats"][0]["token"] is None
 
 
-BROKEN_BOTS = """
+BROKEN_BOTS = '''
 from hearts.core import PlayCard
 
 
@@ -290,12 +290,10 @@ def raising(seed=None):
 
 def cheating(seed=None):
     return _broken("cheat")
-"""
+'''
 
 
-@pytest.mark.parametrize(
-    ("factory", "words"), [("raising", "crashed: RuntimeError: lost my weights"), ("cheating", "played illegally: ")]
-)
+@pytest.mark.parametrize(("factory", "words"), [("raising", "crashed: RuntimeError: lost my weights"), ("cheating", "played illegally: ")])
 def test_a_py_bot_raising_or_cheating_at_a_table_is_its_fault_and_the_table_plays_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factory: str, words: str
 ) -> None:

@@ -62,7 +62,9 @@ def register(app: typer.Typer) -> None:
         ] = "standard",
         seats: Annotated[
             int | None,
-            typer.Option("--seats", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP),
+            typer.Option(
+                "--seats", help="Players at the table, 3 to 6 (you are one).", rich_help_panel=RULES_HELP
+            ),
         ] = None,
         old_players: Annotated[int | None, typer.Option("--players", hidden=True, help=OLD_PLAYERS_HELP)] = None,
         opponents: Annotated[

@@ -49,8 +49,7 @@ def register(app: typer.Typer) -> None:
             help="Worlds the expert samples per decision of a hand review (default: the review's own; fewer is quicker and less sure).",
         ),
         warm_up: bool = typer.Option(
-            True,
-            help="Load the computer players' compiled search in the background at start-up, so the first game does not wait for it.",
+            True, help="Load the computer players' compiled search in the background at start-up, so the first game does not wait for it."
         ),
     ) -> None:
         """Play in the browser: serve the lobby, tables, history and records at http://HOST:PORT."""
@@ -137,3 +136,4 @@ def mask_secret(text: str, url: str) -> str:
     except Exception:  # noqa: BLE001 - an unreadable URL: there is no password to find in it
         return text
     return text.replace(str(password), "***") if password else text
+

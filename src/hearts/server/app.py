@@ -85,12 +85,8 @@ class SeatSpec(BaseModel):
     """One seat of a new table."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "computer", "bot"] = Field(
-        "human", description="a person (gets a join link), a computer level, or a registered bot"
-    )
-    level: PlainText | None = Field(
-        None, max_length=64, description="the computer level (random, easy, ... expert) or the registered bot's name"
-    )
+    kind: Literal["human", "computer", "bot"] = Field("human", description="a person (gets a join link), a computer level, or a registered bot")
+    level: PlainText | None = Field(None, max_length=64, description="the computer level (random, easy, ... expert) or the registered bot's name")
     name: PlainText | None = Field(None, max_length=24, description="the seat's name at the table")
 
 
@@ -99,9 +95,7 @@ class TableSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     preset: PlainText = Field("standard", max_length=64, description="a rules preset (see GET /api/options)")
-    rules: dict[str, Any] = Field(
-        default_factory=dict, description="rule options that override the preset (Rules.to_dict names)"
-    )
+    rules: dict[str, Any] = Field(default_factory=dict, description="rule options that override the preset (Rules.to_dict names)")
     seats: list[SeatSpec] = Field(..., min_length=3, max_length=6)
     options: dict[str, Any] = Field(default_factory=dict, description="pause, think, standin_after, standin_level")
     seed: int | None = Field(
@@ -118,12 +112,8 @@ class QuickSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: PlainText | None = Field(None, max_length=24)
-    level: PlainText = Field(
-        "random", max_length=64, description="the level of every computer seat unless 'levels' is given"
-    )
-    levels: list[Annotated[PlainText, Field(max_length=64)]] | None = Field(
-        None, max_length=5, description="one level per computer seat, in seat order"
-    )
+    level: PlainText = Field("random", max_length=64, description="the level of every computer seat unless 'levels' is given")
+    levels: list[Annotated[PlainText, Field(max_length=64)]] | None = Field(None, max_length=5, description="one level per computer seat, in seat order")
     preset: PlainText = Field("standard", max_length=64)
     players: int = Field(4, ge=3, le=6)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -261,10 +251,7 @@ def warm_up_players() -> None:
 
         compiled_kernels()
     except Exception:  # noqa: BLE001 - a warm-up only: the first search player loads the kernels itself
-        log.warning(
-            "could not load the search players' compiled kernels now; the first search player will load them",
-            exc_info=True,
-        )
+        log.warning("could not load the search players' compiled kernels now; the first search player will load them", exc_info=True)
     else:
         # What the warm-up loaded (numba, llvmlite and the kernels: many objects, all long-lived) goes to
         # the collector's permanent generation: a full collection would otherwise walk it all and hold
@@ -297,14 +284,7 @@ def create_app(
     review's own, :data:`hearts.review.DEFAULT_WORLDS`)."""
 
     storage = Storage(db_url)
-    manager = TableManager(
-        storage,
-        bots=bots,
-        pause=pause,
-        limits=limits,
-        review_worlds=review_worlds,
-        **({} if abandon_after is None else {"abandon_after": abandon_after}),
-    )
+    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, review_worlds=review_worlds, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -332,9 +312,7 @@ def create_app(
         """FastAPI's 422 shape (``detail``: ``loc``, ``msg``, ``type``) without echoing the input
         back: it may be huge, or hold text no response can carry (an unpaired surrogate escape)."""
         detail = [{"loc": [str(part) for part in e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-        return Response(
-            json.dumps({"detail": detail}, ensure_ascii=True), status_code=422, media_type="application/json"
-        )
+        return Response(json.dumps({"detail": detail}, ensure_ascii=True), status_code=422, media_type="application/json")
 
     @app.middleware("http")
     async def identify(request: Request, call_next: Any) -> Response:
@@ -417,17 +395,10 @@ def create_app(
         """One person (seat 0) against computer players: the answer's ``play_url`` opens the game."""
         levels = spec.levels or [spec.level] * (spec.players - 1)
         if len(levels) != spec.players - 1:
-            raise HTTPException(
-                422, f"'levels' needs {spec.players - 1} levels, one per computer seat, not {len(levels)}"
-            )
+            raise HTTPException(422, f"'levels' needs {spec.players - 1} levels, one per computer seat, not {len(levels)}")
         seats = [SeatSpec(kind="human", level=None, name=spec.name)]
         seats += [SeatSpec(kind="computer", level=lv, name=None) for lv in levels]
-        table = await _create(
-            TableSpec(
-                preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None
-            ),
-            request,
-        )
+        table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None), request)
         out = _links(request, table)
         out["play_url"] = out["seats"][0]["join_url"]
         return out
@@ -577,9 +548,7 @@ def create_app(
             raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
         pretty = await asyncio.to_thread((game_record.without_seed() if playing else game_record).dumps)
         name = f"hearts-{table_id}" + (f"-hand{hand}" if hand else "") + ".json"
-        return Response(
-            pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
-        )
+        return Response(pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     # -- websocket ------------------------------------------------------------------------------
 

@@ -283,9 +283,7 @@ class SeatDriver:
         players, self.players = list(self.players.values()), {}
         closers = [close for p in players if (close := getattr(p, "close", None)) is not None]
         if closers:
-            task = asyncio.get_running_loop().create_task(
-                self.table.manager.pool.run(self.table.id, "close", _call_all, closers)
-            )
+            task = asyncio.get_running_loop().create_task(self.table.manager.pool.run(self.table.id, "close", _call_all, closers))
             task.add_done_callback(_log_failure)
 
     async def close(self) -> None:

@@ -273,9 +273,7 @@ class TableManager:
                     raise ValueError(refused)
             for s in table.seats:
                 if s.kind == "human" and not s.joined:
-                    await self.writer.run(
-                        self.storage.update_seat, table.id, s.seat, kind="computer", level=level, token=None
-                    )
+                    await self.writer.run(self.storage.update_seat, table.id, s.seat, kind="computer", level=level, token=None)
                     if s.token:
                         self.tokens.pop(s.token, None)
                     s.kind, s.level, s.token = "computer", level, None

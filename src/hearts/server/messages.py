@@ -50,9 +50,7 @@ class _Message(BaseModel):
 
 
 class _MoveMessage(_Message):
-    seq: int | None = Field(
-        None, ge=0, le=MAX_SEQ, description="a whole number, 0 or more: the seq of the view you answer"
-    )
+    seq: int | None = Field(None, ge=0, le=MAX_SEQ, description="a whole number, 0 or more: the seq of the view you answer")
     seat: int | None = Field(None, ge=0, le=MAX_SEAT, description="your own seat number (it may be left out)")
 
     def move(self, seat: int) -> Move:
@@ -72,7 +70,7 @@ class Pass(_MoveMessage):
 
     type: Literal["pass"]
     cards: list[Annotated[str, Field(max_length=8)]] = Field(
-        max_length=52, description='a list of cards such as ["QS", "AH", "KH"]'
+        max_length=52, description="a list of cards such as [\"QS\", \"AH\", \"KH\"]"
     )
 
 

@@ -179,9 +179,7 @@ class _Lane:
 
 
 def _process_executor(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-    )
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
 
 
 def _lower_priority() -> None:

@@ -286,16 +286,12 @@ class Storage:
 
     def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                update(seats_t).where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat)).values(**values)
-            )
+            conn.execute(update(seats_t).where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat)).values(**values))
 
     def set_status(self, table_id: str, status: str) -> None:
         """Mark a table ``playing``, ``over`` or ``abandoned``."""
         with self.engine.begin() as conn:
-            conn.execute(
-                update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated_at=time.time())
-            )
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status, updated_at=time.time()))
 
     # -- reads ------------------------------------------------------------------------
 
@@ -396,12 +392,7 @@ class Storage:
                 .order_by(hands_t.c.number)
             ).all()
         return [
-            {
-                "number": r.number + 1,
-                "points": json.loads(r.points),
-                "totals": json.loads(r.totals),
-                "shooter": r.shooter,
-            }
+            {"number": r.number + 1, "points": json.loads(r.points), "totals": json.loads(r.totals), "shooter": r.shooter}
             for r in rows
         ]
 
@@ -457,20 +448,7 @@ class Storage:
                 kind = "bot"
             if kind != "human" and ":" in key and not key.startswith("name:"):
                 name = key.partition(":")[2]  # a computer is its level, a bot its registered name
-            e = per.setdefault(
-                key,
-                {
-                    "player": key,
-                    "name": name,
-                    "kind": kind,
-                    "games": 0,
-                    "wins": 0,
-                    "hands": 0,
-                    "points": 0,
-                    "moons": 0,
-                    "faults": 0,
-                },
-            )
+            e = per.setdefault(key, {"player": key, "name": name, "kind": kind, "games": 0, "wins": 0, "hands": 0, "points": 0, "moons": 0, "faults": 0})
             e["name"] = name  # a person's latest name
             return e
 
@@ -486,14 +464,8 @@ class Storage:
             }
             last: dict[str, tuple[list[str], list[str], list[str]]] = {}
             rows = conn.execute(
-                select(
-                    hands_t.c.table_id,
-                    hands_t.c.names,
-                    hands_t.c.kinds,
-                    hands_t.c.players,
-                    hands_t.c.points,
-                    hands_t.c.shooter,
-                ).order_by(hands_t.c.at, hands_t.c.table_id, hands_t.c.number)
+                select(hands_t.c.table_id, hands_t.c.names, hands_t.c.kinds, hands_t.c.players, hands_t.c.points, hands_t.c.shooter)
+                .order_by(hands_t.c.at, hands_t.c.table_id, hands_t.c.number)
             )
             for r in rows:
                 if r.table_id not in counted:

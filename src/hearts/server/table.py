@@ -205,9 +205,7 @@ class LiveTable:
                     # The first person to come by the link takes the seat: their results count for them.
                     s.joined = True
                     s.player = s.player or getattr(client, "player", None) or (seat_key(s.token) if s.token else None)
-                    await self.manager.writer.run(
-                        self.manager.storage.update_seat, self.id, seat, joined=True, player=s.player
-                    )
+                    await self.manager.writer.run(self.manager.storage.update_seat, self.id, seat, joined=True, player=s.player)
                 self.driver.stand_in[seat] = False
             client.send(self.welcome(seat))
             self.broadcast_presence()

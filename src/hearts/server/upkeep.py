@@ -59,9 +59,7 @@ async def abandon_idle(manager: TableManager, now: float | None = None) -> list[
         await table.close()
         manager.tables.pop(table.id, None)
         closed.append(table.id)
-        log.info(
-            "table %s abandoned: no move for %.1f hours and nobody at it", table.id, (now - table.last_move_at) / 3600
-        )
+        log.info("table %s abandoned: no move for %.1f hours and nobody at it", table.id, (now - table.last_move_at) / 3600)
     return closed
 
 

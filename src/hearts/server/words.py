@@ -69,25 +69,15 @@ def refusal(exc: HeartsError, move: Move, game: Game) -> str:
     if phase is Phase.GAME_OVER:
         return "The game is over"
     if phase is Phase.MOON_CHOICE:
-        return (
-            "You shot the moon: choose how it scores"
-            if mine
-            else f"{waiting} shot the moon and is choosing how it scores"
-        )
+        return "You shot the moon: choose how it scores" if mine else f"{waiting} shot the moon and is choosing how it scores"
     if isinstance(move, ChooseMoon):
         return "There is no moon to score now"
     if phase is Phase.PASS and isinstance(move, PlayCard):
-        return (
-            "No playing yet: choose the cards to pass first"
-            if mine
-            else f"No playing yet: waiting for {waiting} to pass"
-        )
+        return "No playing yet: choose the cards to pass first" if mine else f"No playing yet: waiting for {waiting} to pass"
     if phase is Phase.PLAY and isinstance(move, PassCards):
         return "No passing now: it is your turn to play" if mine else f"No passing now: {waiting} plays"
     if not mine:
-        return (
-            f"You have passed: waiting for {waiting}" if phase is Phase.PASS else f"Not your turn: {waiting} plays now"
-        )
+        return f"You have passed: waiting for {waiting}" if phase is Phase.PASS else f"Not your turn: {waiting} plays now"
     text = str(exc)
     # The rule in words: the error's own field where the engine gives one, else its text after the colon.
     reason = getattr(exc, "reason", None) or text.partition(": ")[2] or text
