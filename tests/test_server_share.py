@@ -309,3 +309,17 @@ def test_a_py_bot_raising_or_cheating_at_a_table_is_its_fault_and_the_table_play
         seat = c.get(f"/api/tables/{table['id']}").json()["seats"][0]
         assert seat["stand_in"] is True and seat["fault"].startswith(words), seat
         assert c.get(f"/api/tables/{table['id']}/record").status_code == 200  # a finished game whose record replays
+
+
+async def test_a_slow_job_never_holds_up_a_hint() -> None:
+    """A hand review runs in the slow lane, a process of its own: a hint asked meanwhile, even of the
+    same table with the only thread, is answered while the review still runs."""
+    pool = ThinkPool(workers=1, processes=0, slow_processes=1)
+    try:
+        review = asyncio.ensure_future(pool.run("t", "review:0:0", time.sleep, 3, process=True, slow=True))
+        await asyncio.sleep(0.1)
+        assert await asyncio.wait_for(pool.run("t", "hint:0", lambda: "hint"), 2) == "hint"
+        assert not review.done()
+        assert await review is None
+    finally:
+        pool.shutdown()

@@ -111,6 +111,30 @@ def register(app: typer.Typer) -> None:
         hint_level: Annotated[
             str, typer.Option("--hint-level", help="The level whose advice the hint key gives.")
         ] = "expert",
+        again: Annotated[
+            Path | None,
+            typer.Option(
+                "--again",
+                help="Play a finished hand of this record again: the same cards, the computers passing as they did (a practice game; see --hand, --seat).",
+                rich_help_panel="Play a deal again",
+            ),
+        ] = None,
+        again_hand: Annotated[
+            int | None,
+            typer.Option(
+                "--hand",
+                help="With --again: the hand, from 1 (default: the last finished one).",
+                rich_help_panel="Play a deal again",
+            ),
+        ] = None,
+        again_seat: Annotated[
+            str | None,
+            typer.Option(
+                "--seat",
+                help="With --again: your seat, a number from 1 or a name (default: 1, the record's first seat).",
+                rich_help_panel="Play a deal again",
+            ),
+        ] = None,
         save_file: Annotated[
             Path | None,
             typer.Option(
@@ -257,6 +281,26 @@ def register(app: typer.Typer) -> None:
         # The flags as typed: Rules.from_text reads them ("left,right", "2D 3D", "none"), as every face does.
         overrides: dict[str, object] = {k: v for k, v in rule_flags.items() if v is not None}
 
+        def table_settings(players: int) -> Settings:
+            levels = tuple(level.strip() for level in opponents.split(",") if level.strip()) or ("medium",)
+            if len(levels) > players - 1:
+                fail(f"{len(levels)} opponent levels for {players - 1} computer seats")
+            try:
+                for level in (*levels, hint_level):
+                    resolve_level(level)
+            except ValueError as exc:
+                fail(str(exc))
+            return Settings(
+                name=name,
+                opponents=levels,
+                speed=speed or "normal",
+                four_colour=bool(four_colour),
+                hint_level=hint_level,
+                think=think,
+            )
+
+        if again is None and (again_hand is not None or again_seat is not None):
+            fail("--hand and --seat choose the hand played again: give the record with --again FILE")
         if resume:
             if overrides or preset != "standard" or seed is not None or setup:
                 typer.echo(
@@ -267,6 +311,13 @@ def register(app: typer.Typer) -> None:
                 session = Session.resume(path, table)
             except SaveError as exc:
                 fail(str(exc))
+        elif again is not None:
+            if overrides or preset != "standard" or setup:
+                typer.echo("note: --again plays the record's own rules; rule flags are ignored", err=True)
+            deal, practice = deal_again_from(again, again_hand, again_seat, fail)
+            settings = table_settings(deal.rules.players)
+            settings.practice = practice
+            session = Session.deal_again(deal, settings, seed=seed or 0, save_path=path)
         else:
             try:
                 rules = Rules.from_text(preset, **overrides)
@@ -274,22 +325,7 @@ def register(app: typer.Typer) -> None:
                 fail(str(exc))
             except (TypeError, ValueError) as exc:
                 fail(f"bad rule option: {exc}")
-            levels = tuple(level.strip() for level in opponents.split(",") if level.strip()) or ("medium",)
-            if len(levels) > rules.players - 1:
-                fail(f"{len(levels)} opponent levels for {rules.players - 1} computer seats")
-            try:
-                for level in (*levels, hint_level):
-                    resolve_level(level)
-            except ValueError as exc:
-                fail(str(exc))
-            settings = Settings(
-                name=name,
-                opponents=levels,
-                speed=speed or "normal",
-                four_colour=bool(four_colour),
-                hint_level=hint_level,
-                think=think,
-            )
+            settings = table_settings(rules.players)
             if setup:
                 from hearts.tui.app import HeartsApp, SetupRequest, save_hint
 
@@ -306,3 +342,27 @@ def register(app: typer.Typer) -> None:
         message = save_hint(session)
         if message:
             typer.echo(message)
+
+
+def deal_again_from(path: Path, hand: int | None, seat: str | None, fail: Any) -> tuple[Any, str]:
+    """The deal ``hearts play --again`` plays: hand ``hand`` (from 1; None: the last finished) of the
+    record at ``path``, turned so that ``seat`` (a number from 1 or a name) is the person's; and the
+    words the practice game is marked with. ``fail`` is called with the reason on bad input."""
+    from hearts.core import GameRecord, HeartsError
+    from hearts.players.again import DealAgain
+    from hearts.review.reviewer import seat_of
+
+    try:
+        record = GameRecord.loads(path.read_text(encoding="utf-8"))
+        record.replay()  # a record that does not replay is refused here, with the engine's reason
+        done = [i for i, h in enumerate(record.hands) if h.points is not None]
+        index = (done[-1] if done else 0) if hand is None else hand - 1
+        who = seat_of(record, seat or "1")
+        deal = DealAgain.of(record, index).turned(who)
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{path}: cannot read it: {exc}")
+    except (HeartsError, ValueError) as exc:
+        fail(f"{path}: {exc}")
+    return deal, f"hand {index + 1} of {path.name} again, as {record.names[who]}"

@@ -19,9 +19,6 @@ import typer
 if TYPE_CHECKING:
     from hearts.review import HandReview
 
-#: The colour of each mark in the table.
-MARK_STYLES = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
-
 
 def cache_folder() -> Path:
     """Where ``hearts review`` keeps its reviews: the user's cache folder (via platformdirs)."""
@@ -125,36 +122,13 @@ def register(app: typer.Typer) -> None:
 
 
 def print_review(console: object, review: HandReview) -> None:
-    """The review as a rich table and its summary, on ``console`` (a :class:`rich.console.Console`)."""
+    """The review as a rich table and its summary, on ``console`` (a :class:`rich.console.Console`):
+    the same table and lines as the terminal's review screen (:mod:`hearts.tui.review`)."""
     from rich.console import Console
-    from rich.table import Table
+
+    from hearts.tui.review import review_summary, review_table
 
     assert isinstance(console, Console)
-    table = Table(title=f"Hand {review.hand + 1}, reviewed for {review.name} ({review.points} points taken)")
-    for column, justify in (("#", "right"), ("decision", "left"), ("played", "left"), ("best", "left"),
-                            ("cost", "right"), ("mark", "left"), ("reason", "left")):  # fmt: skip
-        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
-    for d in review.decisions:
-        where = "pass" if d.kind == "pass" else f"trick {(d.trick or 0) + 1}" + (", lead" if d.position == 0 else "")
-        style = MARK_STYLES[d.mark]
-        table.add_row(
-            str(d.number + 1),
-            where,
-            " ".join(c.symbol() for c in d.played),
-            " ".join(c.symbol() for c in d.best),
-            f"{d.cost:.1f} ±{d.se:.1f}",
-            f"[{style}]{d.mark}[/]",
-            d.reason,
-        )
-    console.print(table)
-    counts = ", ".join(f"{n} {m}" for m, n in review.counts().items() if n)
-    console.print(
-        f"Expected points lost: [bold]{review.total_cost:.1f}[/] over {len(review.decisions)} decisions ({counts})"
-    )
-    for d in review.costliest:
-        where = "the pass" if d.kind == "pass" else f"trick {(d.trick or 0) + 1}"
-        console.print(f"  {where}: {d.cost:.1f} points, {d.mark}: {d.reason}")
-    if review.moon is not None:
-        console.print(f"Moon: {review.moon.text}")
-    limit = "no time limit" if review.budget is None else f"at most {review.budget:g} s a decision"
-    console.print(f"[dim]expert seed {review.seed}, {review.worlds} worlds a decision, {limit}[/]")
+    console.print(review_table(review))
+    for line in review_summary(review):
+        console.print(line)

@@ -43,6 +43,11 @@ def register(app: typer.Typer) -> None:
             help="Most websockets open at once from one client address; 0 lifts the per-address limits on "
             "connections and messages (behind a proxy every client shows the proxy's address).",
         ),
+        review_worlds: int | None = typer.Option(
+            None,
+            "--review-worlds",
+            help="Worlds the expert samples per decision of a hand review (default: the review's own; fewer is quicker and less sure).",
+        ),
         warm_up: bool = typer.Option(
             True, help="Load the computer players' compiled search in the background at start-up, so the first game does not wait for it."
         ),
@@ -86,6 +91,9 @@ def register(app: typer.Typer) -> None:
         if per_address < 0:
             typer.echo(f"error: --connections-per-address must be 0 (no limit) or more, not {per_address}", err=True)
             raise typer.Exit(2)
+        if review_worlds is not None and not 1 <= review_worlds <= 100_000:
+            typer.echo(f"error: --review-worlds must be from 1 to 100000, not {review_worlds}", err=True)
+            raise typer.Exit(2)
         url = db or default_url()
         shown_url = mask_url(url)  # the URL may hold the database's password: never print it
         try:
@@ -96,6 +104,7 @@ def register(app: typer.Typer) -> None:
                 abandon_after=abandon_after * 3600,
                 limits=Limits(per_address=per_address),
                 warm_up=warm_up,
+                review_worlds=review_worlds,
             )
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {shown_url!r}: {mask_secret(str(exc), url)}", err=True)

@@ -125,6 +125,33 @@ class FillSpec(BaseModel):
     level: PlainText = Field("random", max_length=64)
 
 
+class ReviewSpec(BaseModel):
+    """Ask for a finished hand's review (and, asked again, for its progress)."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(
+        None,
+        ge=0,
+        le=5,
+        description="the seat reviewed once the game is over (default: the seat of the X-Hearts-Token header, else the first); while it is played, only the token's seat",
+    )
+
+
+class AgainSpec(BaseModel):
+    """Play a finished hand's deal again against computer players."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(
+        None,
+        ge=0,
+        le=5,
+        description="the seat to play (default: the seat of the X-Hearts-Token header, else the first)",
+    )
+    level: PlainText = Field(
+        "medium", max_length=64, description="the level of the computers that take the seats people or bots had"
+    )
+
+
 def _links(request: Request, table: LiveTable) -> dict[str, Any]:
     base = str(request.base_url).rstrip("/")
     return {
@@ -244,6 +271,7 @@ def create_app(
     abandon_after: float | None = None,
     limits: Limits | None = None,
     warm_up: bool = False,
+    review_worlds: int | None = None,
 ) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
@@ -251,10 +279,12 @@ def create_app(
     abandoned (default :data:`~hearts.server.upkeep.ABANDON_AFTER_HOURS`); ``limits``: how many
     websockets a seat, a table and a client address may hold open; ``warm_up``: at start-up, load the
     computer players' compiled kernels in the background and start the hint process with its player
-    loaded (``hearts serve`` does; tests that never seat a search player leave it off)."""
+    loaded (``hearts serve`` does; tests that never seat a search player leave it off);
+    ``review_worlds``: the worlds the expert samples per decision of a hand review (default: the
+    review's own, :data:`hearts.review.DEFAULT_WORLDS`)."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, **({} if abandon_after is None else {"abandon_after": abandon_after}))
+    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, review_worlds=review_worlds, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -316,6 +346,10 @@ def create_app(
     @app.get("/replay/{table_id}/{hand}", include_in_schema=False)
     def replay_page(table_id: TableId, hand: HandNumber) -> FileResponse:
         return page("replay.html")
+
+    @app.get("/review/{table_id}/{hand}", include_in_schema=False)
+    def review_page(table_id: TableId, hand: HandNumber) -> FileResponse:
+        return page("review.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> RedirectResponse:
@@ -389,6 +423,69 @@ def create_app(
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         return {"filled": seats}
+
+    @app.post("/api/tables/{table_id}/hands/{number}/again", tags=["tables"])
+    async def again(
+        table_id: TableId,
+        number: HandNumber,
+        spec: AgainSpec,
+        request: Request,
+        x_hearts_token: str | None = Header(None),
+    ) -> dict[str, Any]:
+        """A practice table that deals finished hand ``number`` again: you at your seat (the seat of
+        your token, or ``seat``), computers at the others, passing as they did; never counted in the
+        statistics. A finished hand's cards are public already (see docs/server.md)."""
+        seat = spec.seat
+        if seat is None and x_hearts_token and len(x_hearts_token) <= 64:
+            found = await manager.resolve(x_hearts_token)
+            if found is not None and found[0].id == table_id:
+                seat = found[1]
+        try:
+            level = manager.check_seat("computer", spec.level) or "medium"
+            table = await manager.again(table_id, number - 1, seat or 0, level, creator=_player(request.cookies))
+        except LookupError as exc:
+            raise HTTPException(404, str(exc.args[0])) from None
+        except (HeartsError, ValueError) as exc:
+            raise HTTPException(422, str(exc)) from None
+        out = _links(request, table)
+        out["play_url"] = next(s["join_url"] for s in out["seats"] if s["join_url"])
+        return out
+
+    @app.post("/api/tables/{table_id}/hands/{number}/review", tags=["history"])
+    async def review(
+        table_id: TableId, number: HandNumber, spec: ReviewSpec, x_hearts_token: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """The expert's review of one seat's decisions in finished hand ``number``: ``status`` "done"
+        with the ``review``, or "working" with ``done`` and ``total`` decisions (ask again to follow
+        it), or "failed" with the ``error``. Worked out in the background and kept: a hand reviewed
+        once is answered at once. While the game is played, only a seat may ask (its token in the
+        ``X-Hearts-Token`` header), for its own decisions; once it is over, anyone, for any seat."""
+        status = await asyncio.to_thread(storage.table_status, table_id)
+        if status is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        seat = None
+        if x_hearts_token and len(x_hearts_token) <= 64:
+            found = await manager.resolve(x_hearts_token)
+            if found is not None and found[0].id == table_id:
+                seat = found[1]
+        if status[0] == "playing":
+            if seat is None:
+                raise HTTPException(
+                    403, "this game is still being played: only a seat can have its own hands reviewed until it is over"
+                )
+            if spec.seat is not None and spec.seat != seat:
+                raise HTTPException(403, "while the game is played you can review only your own seat's decisions")
+        else:
+            seat = spec.seat if spec.seat is not None else seat or 0
+        game = await manager.game_of(table_id)
+        record = None if game is None else record_through(game, number - 1)
+        if game is None or record is None:
+            raise HTTPException(
+                404, f"hand {number} of table {table_id!r} is not over yet: a hand is reviewed once it is over"
+            )
+        if not 0 <= seat < game.rules.players:
+            raise HTTPException(422, f"seat {seat} is not at this table: its seats are 0 to {game.rules.players - 1}")
+        return await manager.reviews.ask(table_id, record, number - 1, seat)
 
     @app.get("/api/history", tags=["history"])
     def history() -> list[dict[str, Any]]:

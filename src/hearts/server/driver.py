@@ -34,6 +34,9 @@ THINK_WORKERS = 4
 #: Worker processes for hints (0: hints think in the threads too). A process of its own keeps a hint's
 #: search from holding the interpreter lock that every table's messages need.
 HINT_PROCESSES = 1
+#: Worker processes for hand reviews (each a search of a whole hand, many seconds): apart from the
+#: hints' process so that a hint never waits for a review, and few, so reviews stay bounded.
+REVIEW_PROCESSES = 1
 
 #: What a faulted bot did, in words for its seat's label ("stand-in for mybot (crashed: ...)").
 FAULT_WORDS = {
@@ -59,8 +62,9 @@ def bot_stand_in_level() -> str:
 
 
 def think_pool() -> ThinkPool:
-    """The server's pool for computer moves and hints, sized by :data:`THINK_WORKERS` and :data:`HINT_PROCESSES`."""
-    return ThinkPool(THINK_WORKERS, processes=HINT_PROCESSES)
+    """The server's pool for computer moves, hints and reviews, sized by :data:`THINK_WORKERS`,
+    :data:`HINT_PROCESSES` and :data:`REVIEW_PROCESSES`."""
+    return ThinkPool(THINK_WORKERS, processes=HINT_PROCESSES, slow_processes=REVIEW_PROCESSES)
 
 
 def _hint_decision(level: str, seed: int, budget: float, view: Any) -> tuple[str, Any]:
@@ -205,7 +209,10 @@ class SeatDriver:
         key = (seat, f"{actor}:{level}")
         if key not in self.players:
             spec = table.manager.bots[level] if actor == "bot" else level
-            self.players[key] = make_player(spec, seed=(table.seed * 31 + seat) % 2**32, time_budget=float(table.options["think"]))
+            player = make_player(spec, seed=(table.seed * 31 + seat) % 2**32, time_budget=float(table.options["think"]))
+            if table.again is not None and actor == "computer":
+                player = table.again.player(seat, player)  # a replayed deal: the computers pass as they did
+            self.players[key] = player
         return self.players[key]
 
     async def _sleep(self, seconds: float) -> None:

@@ -6,6 +6,7 @@ counts, the computer players' pool, and the games the history and records are bu
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import time
@@ -14,10 +15,12 @@ from typing import Any
 
 from hearts.core import Game, Rules, seat_name
 from hearts.players import LEVELS
+from hearts.players.again import AgainError, DealAgain
 from hearts.players.registry import bot_spec
 from hearts.server.driver import think_pool, warm_hints
-from hearts.server.persist import FinishedGames, replay
+from hearts.server.persist import FinishedGames, record_through, replay
 from hearts.server.privacy import seat_key
+from hearts.server.reviews import Reviews
 from hearts.server.share import ConnectionLimits, Limits
 from hearts.server.storage import SeatRow, Storage, TableRow
 from hearts.server.table import DEFAULT_OPTIONS, LiveTable
@@ -42,6 +45,7 @@ class TableManager:
         pause: float | None = None,
         abandon_after: float = ABANDON_AFTER_HOURS * 3600,
         limits: Limits | None = None,
+        review_worlds: int | None = None,
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
@@ -57,6 +61,7 @@ class TableManager:
         self.abandon_after = abandon_after  #: seconds (see :func:`hearts.server.upkeep.abandon_idle`)
         self._sweeper: asyncio.Task[None] | None = None
         self.finished_games = FinishedGames()
+        self.reviews = Reviews(self, worlds=review_worlds)
 
     async def start(self, warm: bool = False) -> None:
         """Start the writer and the checkpointer, and resume every unfinished table. ``warm``: start
@@ -96,6 +101,7 @@ class TableManager:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
+        self.reviews.close()
         await self.writer.stop()
         self.pool.shutdown()
 
@@ -173,12 +179,14 @@ class TableManager:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         creator: str | None = None,
+        deal: dict[str, Any] | None = None,
     ) -> LiveTable:
         """A new table. ``seats`` holds (kind, level or bot name, name) per seat; raise ValueError on bad input.
 
         The deals come from a fresh 256-bit secret (:func:`hearts.core.game.keyed_deal`) unless a
         ``seed`` is given: then the table is a practice table, marked so and never counted in the
-        statistics. ``creator`` is the creating browser's player key; without one, whoever holds the
+        statistics. ``deal``: a replayed deal's first hand (:meth:`again`), dealt before the seed's.
+        ``creator`` is the creating browser's player key; without one, whoever holds the
         first person's seat link counts as the creator (see :func:`hearts.server.upkeep.fill_refusal`).
         """
         if len(seats) != rules.players:
@@ -212,12 +220,44 @@ class TableManager:
             secret=secrets.token_bytes(32).hex() if seed is None else None,
             practice=seed is not None,
             creator=creator,
+            deal=deal,
         )
         await self.writer.run(self.storage.create_table, row)
         table = await self.get(row.id)
         assert table is not None
         table.kick()
         return table
+
+    async def again(self, table_id: str, hand: int, seat: int, level: str, creator: str | None = None) -> LiveTable:
+        """A practice table that deals finished hand ``hand`` (0-based) of table ``table_id`` again:
+        a person at ``seat``, each seat a computer played there at its level, every other seat (a
+        person's or a bot's) a computer of ``level``; the computers pass as they did (see
+        :mod:`hearts.players.again`). The dealt cards of a finished hand are already public
+        (``/hands/{n}``), so this reveals nothing; the new table's own seed, which deals its later
+        hands and seeds its computers, is made from the table and hand, so the same deal played
+        again the same way is answered the same way. Raise ValueError on bad input."""
+        game = await self.game_of(table_id)
+        if game is None:
+            raise LookupError(f"no table {table_id!r}")
+        record = record_through(game, hand)
+        if record is None:
+            raise AgainError(f"table {table_id!r} has no finished hand {hand + 1} to play again")
+        players = game.rules.players
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not at this table: its seats are 0 to {players - 1}")
+        again = DealAgain.of(record, hand)
+        row = await self.writer.run(self.storage.load_table, table_id)
+        assert row is not None
+        seats: list[tuple[str, str | None, str | None]] = []
+        for s in row.seats:
+            if s.seat == seat:
+                seats.append(("human", None, game.names[seat]))
+            else:
+                seats.append(("computer", s.level if s.kind == "computer" else level, None))
+        seed = int.from_bytes(hashlib.sha256(f"hearts-again:{table_id}:{hand}".encode()).digest()[:4], "big")
+        return await self.create(
+            again.rules, seats, seed=seed, creator=creator, deal=again.to_dict() | {"from": [table_id, hand + 1]}
+        )
 
     async def fill(self, table: LiveTable, level: str, who: set[str]) -> list[int]:
         """Seat computer players of ``level`` in every seat no person has joined yet; return those seats.

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts.core import Event, Game, GameOver, GameRecord, HandScored, Move, Rules, move_from_dict, move_to_dict
+from hearts.players.again import DealAgain
 from hearts.server.storage import ActionWrite, TableRow
 
 
@@ -56,9 +57,17 @@ def action_write(
 
 def new_game(row: TableRow) -> Game:
     """The table's game before its first move. It deals from the table's secret key; only a practice
-    table (or one made before keys) deals from its seed."""
+    table (or one made before keys) deals from its seed, a replayed deal's first hand from its cards."""
+    if row.deal is not None:
+        return again_of(row).game(seed=row.seed, names=row.names)
     key = bytes.fromhex(row.secret) if row.secret else None
     return Game(Rules.from_dict(row.rules), seed=row.seed, names=row.names, key=key)
+
+
+def again_of(row: TableRow) -> DealAgain:
+    """The replayed deal a "play this deal again" table was made with (its ``deal`` must be set)."""
+    assert row.deal is not None
+    return DealAgain.from_dict(Rules.from_dict(row.rules), row.deal)
 
 
 def stored_moves(row: TableRow) -> list[tuple[dict[str, Any], Move]]:

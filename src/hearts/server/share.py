@@ -201,12 +201,18 @@ class ThinkPool:
     more than one job per kind.
     """
 
-    def __init__(self, workers: int = 4, per_table: int | None = None, processes: int = 0) -> None:
+    def __init__(
+        self, workers: int = 4, per_table: int | None = None, processes: int = 0, slow_processes: int = 0
+    ) -> None:
         cap = per_table if per_table is not None else max(1, workers // 2)
         self.threads = _Lane(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hearts-think"), workers, cap)
         self.processes: _Lane | None = None
         if processes > 0:
             self.processes = _Lane(_process_executor(processes), processes, max(1, processes // 2))
+        #: long stateless jobs (hand reviews) in processes of their own, so a hint never waits behind one
+        self.slow: _Lane | None = None
+        if slow_processes > 0:
+            self.slow = _Lane(_process_executor(slow_processes), slow_processes, 1)
         self.kinds: set[tuple[str, str]] = set()  #: (table, kind) of every job waiting or running
         self.started = 0  #: jobs handed to a worker so far
         self.order: deque[tuple[str, str]] = deque(maxlen=1000)  #: (table, kind) of the latest jobs started
@@ -221,14 +227,20 @@ class ThinkPool:
     def busy(self, table: str, kind: str) -> bool:
         return (table, kind) in self.kinds
 
-    async def run(self, table: str, kind: str, fn: Callable[..., T], *args: Any, process: bool = False) -> T:
+    async def run(
+        self, table: str, kind: str, fn: Callable[..., T], *args: Any, process: bool = False, slow: bool = False
+    ) -> T:
         """Run ``fn(*args)`` on a worker when the table's turn comes; return its result (or raise its error).
 
-        ``process``: the job may run in a worker process (``fn`` and its arguments are then pickled)."""
+        ``process``: the job may run in a worker process (``fn`` and its arguments are then pickled);
+        ``slow``: a long one (a hand review), run in the slow processes when there are any, one a
+        table at a time, so that hints never wait behind it."""
         if (table, kind) in self.kinds:
             raise Busy(f"table {table} already has a {kind} job waiting or running")
         self._loop = asyncio.get_running_loop()
         lane = self.processes if process and self.processes is not None else self.threads
+        if slow and self.slow is not None:
+            lane = self.slow
         if lane is self.threads:
             # The caller's context goes with the call (as asyncio.to_thread does): log records keep their table.
             call = functools.partial(contextvars.copy_context().run, fn, *args)
@@ -278,7 +290,7 @@ class ThinkPool:
         self._dispatch(lane)
 
     def shutdown(self) -> None:
-        for lane in (self.threads, self.processes):
+        for lane in (self.threads, self.processes, self.slow):
             if lane is None:
                 continue
             for jobs in lane.waiting.values():

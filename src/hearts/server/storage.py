@@ -73,6 +73,7 @@ tables_t = Table(
     Column("secret", String(64), nullable=True),  # hex of the deal key (None: dealt from the seed)
     Column("practice", Boolean, nullable=False, server_default=false()),  # the creator chose the seed
     Column("creator", String(80), nullable=True),  # player key of whoever created the table
+    Column("deal", Text, nullable=True),  # JSON of a replayed deal (DealAgain.to_dict): its first hand's cards
 )
 
 seats_t = Table(
@@ -114,6 +115,17 @@ hands_t = Table(
     Column("players", Text, nullable=True),  # JSON list: each seat's player key (NULL in older rows)
 )
 
+reviews_t = Table(
+    "hearts_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("hearts_tables.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),  # the hand, 0-based
+    Column("seat", Integer, primary_key=True),
+    Column("key", String(64), nullable=False),  # hearts.review.review_key: the expert's settings included
+    Column("review", Text, nullable=False),  # HandReview.to_dict() as JSON
+    Column("at", Float, nullable=False),
+)
+
 
 @dataclass
 class SeatRow:
@@ -144,6 +156,8 @@ class TableRow:
     secret: str | None = None  #: hex of the deal key; None: the deals come from ``seed``
     practice: bool = False  #: the creator fixed the seed: shown as practice, never in the statistics
     creator: str | None = None  #: player key of whoever created the table
+    #: a "play this deal again" table's first hand (:meth:`hearts.players.again.DealAgain.to_dict`)
+    deal: dict[str, Any] | None = None
     last_move_at: float = 0.0  #: when the last move was stored (the creation time before any), filled by load_table
 
 
@@ -230,6 +244,7 @@ class Storage:
                     secret=row.secret,
                     practice=row.practice,
                     creator=row.creator,
+                    deal=None if row.deal is None else json.dumps(row.deal),
                 )
             )
             conn.execute(
@@ -330,6 +345,7 @@ class Storage:
             secret=t["secret"],
             practice=bool(t["practice"]),
             creator=t["creator"],
+            deal=None if t["deal"] is None else json.loads(t["deal"]),
             last_move_at=last_move_at,
         )
 
@@ -379,6 +395,25 @@ class Storage:
             {"number": r.number + 1, "points": json.loads(r.points), "totals": json.loads(r.totals), "shooter": r.shooter}
             for r in rows
         ]
+
+    def stored_review(self, table_id: str, number: int, seat: int, key: str) -> str | None:
+        """The review (its JSON) of a finished hand from a seat, if one was made with ``key``'s settings."""
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                select(reviews_t.c.review).where(
+                    (reviews_t.c.table_id == table_id) & (reviews_t.c.number == number)
+                    & (reviews_t.c.seat == seat) & (reviews_t.c.key == key)
+                )
+            ).first()  # fmt: skip
+        return None if r is None else str(r[0])
+
+    def store_review(self, table_id: str, number: int, seat: int, key: str, review: str) -> None:
+        """Keep a hand's review (the one for these settings: a review made with others is replaced)."""
+        where = (reviews_t.c.table_id == table_id) & (reviews_t.c.number == number) & (reviews_t.c.seat == seat)
+        with self.engine.begin() as conn:
+            conn.execute(reviews_t.delete().where(where))
+            values = {"table_id": table_id, "number": number, "seat": seat, "key": key, "review": review}
+            conn.execute(reviews_t.insert().values(at=time.time(), **values))
 
     def stored_record(self, table_id: str, number: int | None = None) -> str | None:
         """The record through hand ``number`` (0-based; None: the last finished hand) as an older

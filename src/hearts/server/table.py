@@ -19,7 +19,7 @@ from hearts.core import Event, HandScored, HandStarted, HeartsError, Move
 from hearts.server.driver import SeatDriver, hint_level
 from hearts.server.hands import hand_detail
 from hearts.server.messages import ClientMessage, Fill, Moon, Pass, Play
-from hearts.server.persist import action_write, new_game, stored_moves
+from hearts.server.persist import action_write, again_of, new_game, stored_moves
 from hearts.server.privacy import client_keys, player_key, seat_key
 from hearts.server.protocol import encode, events_for
 from hearts.server.storage import TableRow
@@ -85,6 +85,9 @@ class LiveTable:
         self.seats = [Seat(s.seat, s.kind, s.level, s.token, s.joined, player=s.player) for s in row.seats]
         self.spectators: set[Sender] = set()
         self.practice = row.practice
+        #: a replayed deal's first hand, whose computers pass as they did (None: an ordinary table)
+        self.again = again_of(row) if row.deal is not None else None
+        self.again_from = None if row.deal is None else row.deal.get("from")
         self.creator = row.creator
         self.created_at = row.created_at
         self.last_move_at = row.last_move_at or row.created_at  #: wall-clock time of the last move
@@ -141,6 +144,7 @@ class LiveTable:
             "hands_done": len(self.game.finished),
             "spectators": len(self.spectators),
             "practice": self.practice,
+            "again_of": None if self.again_from is None else {"table": self.again_from[0], "hand": self.again_from[1]},
             "status": "abandoned" if self.abandoned else "over" if self.game.is_over else "playing",
         }
 

@@ -47,6 +47,7 @@ class HeartsApp(App[None]):
         super().__init__()
         self.session = session
         self.setup = setup
+        self.review_worlds: int | None = None  #: a hand review's worlds a decision (None: the review's default)
 
     def on_mount(self) -> None:
         if self.session is not None:

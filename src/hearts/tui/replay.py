@@ -34,6 +34,7 @@ class ReplayApp(App[None]):
         Binding("home", "first", "The deal", show=False),
         Binding("end", "last", "Last trick", show=False),
         Binding("f", "toggle_colours", "Four colours"),
+        Binding("r", "review", "Review"),
         Binding("q,escape", "quit", "Quit"),
     ]
 
@@ -45,6 +46,7 @@ class ReplayApp(App[None]):
         self.stories: list[HandStory] = game_stories(game)
         self.winners = game.winners
         self.hand_index = 0
+        self.review_worlds: int | None = None  #: the review's worlds a decision (None: its default)
         self.four_colour = four_colour
         self.title = f"Hearts replay · {title}"
         preset = record.rules.name
@@ -107,6 +109,16 @@ class ReplayApp(App[None]):
 
     def action_last(self) -> None:
         self.viewer.go(self.viewer.steps - 1)
+
+    def action_review(self) -> None:
+        """Review the shown hand, from the first seat (``s`` on the review goes to the next)."""
+        from hearts.tui.review import ReviewScreen
+
+        story = self.stories[self.hand_index]
+        if not story.finished:
+            self.notify("This hand is not over: a hand is reviewed once it is over.", severity="warning")
+            return
+        self.push_screen(ReviewScreen(self.record, 0, story.number, worlds=self.review_worlds))
 
     def action_toggle_colours(self) -> None:
         self.four_colour = not self.four_colour

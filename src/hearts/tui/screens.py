@@ -12,7 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from hearts.core import MoonOption, Rules
+from hearts.core import GameRecord, MoonOption, Rules
 from hearts.tui.story import HandStory
 from hearts.tui.widgets import DealViewer, score_table, suit_legend
 
@@ -130,10 +130,20 @@ class HandOverScreen(ModalScreen[None]):
         Binding("home", "go(0)", "The deal", show=False),
         Binding("end", "go(99)", "Last trick", show=False),
         Binding("enter,space,escape", "close", "Continue"),
+        Binding("r", "review", "Review this hand"),
     ]
 
-    def __init__(self, names: Sequence[str], story: HandStory, four_colour: bool, game_over: bool = False) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        story: HandStory,
+        four_colour: bool,
+        game_over: bool = False,
+        record: GameRecord | None = None,
+        seat: int = 0,
+    ) -> None:
         super().__init__(classes="dialog")
+        self.record, self.seat = record, seat  #: what ``r`` reviews: this seat's decisions in the record
         self.names = tuple(names)
         self.story = story
         self.four_colour = four_colour
@@ -151,7 +161,9 @@ class HandOverScreen(ModalScreen[None]):
             yield Static(table, id="hand-scores")
             yield DealViewer(self.names, story, self.four_colour, id="viewer")
             yield Static(
-                "← → step through the deal and the tricks · Enter "
+                "← → step through the deal and the tricks · "
+                + ("r reviews your decisions · " if self.record is not None else "")
+                + "Enter "
                 + ("shows the final table" if self.game_over else "deals the next hand"),
                 classes="keys",
             )
@@ -165,6 +177,13 @@ class HandOverScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_review(self) -> None:
+        if self.record is not None:
+            from hearts.tui.review import ReviewScreen
+
+            worlds = getattr(self.app, "review_worlds", None)
+            self.app.push_screen(ReviewScreen(self.record, self.seat, self.story.number, worlds=worlds))
 
 
 class GameOverScreen(ModalScreen[bool]):

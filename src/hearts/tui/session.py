@@ -30,6 +30,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.players import LEVELS, Decision, Player, make_player
+from hearts.players.again import DealAgain
 from hearts.players.drive import check_answer
 from hearts.players.registry import parse_player
 
@@ -108,6 +109,8 @@ class Settings:
     four_colour: bool = False
     hint_level: str = "expert"
     think: float | None = None  #: the computer players' time budget in seconds (None: their own default)
+    #: a practice game that deals a finished hand again: where the hand came from, in words
+    practice: str | None = None
 
     def level_of(self, seat: int) -> str:
         """The requested level of computer ``seat`` (1-based among the computer seats)."""
@@ -143,6 +146,8 @@ class Settings:
         if not isinstance(settings.four_colour, bool):
             raise SaveError(f"four_colour is {settings.four_colour!r}, not true or false")
         settings.think = check_think(settings.think, SaveError)
+        if settings.practice is not None and not isinstance(settings.practice, str):
+            raise SaveError(f"practice is {settings.practice!r}, not text")
         return settings
 
 
@@ -173,6 +178,8 @@ class Session:
     levels: dict[int, str] = field(default_factory=dict)  #: computer seat -> level actually playing
     notes: list[str] = field(default_factory=list)  #: level fallbacks etc., for the table's log
     players: dict[int, Player] = field(default_factory=dict)
+    #: a deal played again: its computers pass as they did (:mod:`hearts.players.again`)
+    again: DealAgain | None = None
 
     def __post_init__(self) -> None:
         self._make_players()
@@ -184,6 +191,16 @@ class Session:
         """A new game: the human at seat 0 under ``settings.name``, computer seats by their compass names."""
         names = [settings.name] + [seat_name(s, rules.players) for s in range(1, rules.players)]
         session = cls(Game(rules, seed=seed, names=names), settings, save_path)
+        session.save()
+        return session
+
+    @classmethod
+    def deal_again(cls, again: DealAgain, settings: Settings, seed: int = 0, save_path: Path | None = None) -> Session:
+        """A practice game whose first hand is ``again`` (already turned so the person's seat is seat
+        0); ``settings.practice`` says where the hand came from. The computers are seeded by ``seed``."""
+        rules = again.rules
+        names = [settings.name] + [seat_name(s, rules.players) for s in range(1, rules.players)]
+        session = cls(again.game(seed=seed, names=names), settings, save_path, again=again)
         session.save()
         return session
 
@@ -230,12 +247,16 @@ class Session:
         self.levels.clear()
         self.players.clear()
         self.notes.clear()
+        if self.settings.practice:
+            self.notes.append(f"practice: {self.settings.practice}")
         for seat in range(1, n):
             level, note = resolve_level(self.settings.level_of(seat))
             if note and note not in self.notes:
                 self.notes.append(note)
             self.levels[seat] = level
             self.players[seat] = make_player(level, seed=self.game.seed * 8 + seat, time_budget=self.settings.think)
+            if self.again is not None:
+                self.players[seat] = self.again.player(seat, self.players[seat])
         hint_level, note = resolve_level(self.settings.hint_level)
         self.hint_level = hint_level
         if note:
@@ -253,6 +274,7 @@ class Session:
         """A new game at the same table (same rules, players and settings), on a new seed."""
         game = self.game
         self.game = Game(game.rules, seed=random.randrange(2**32), names=game.names)
+        self.again, self.settings.practice = None, None
         self._make_players()
         self.save()
 

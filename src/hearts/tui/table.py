@@ -24,6 +24,7 @@ from hearts.core import (
     CardSet,
     CardsReceived,
     ChooseMoon,
+    GameRecord,
     HeartsError,
     MoonShot,
     PassCards,
@@ -127,7 +128,7 @@ class TableScreen(Screen[None]):
         self.set_class(self.app.size.width < 100, "-narrow")
         rules = session.game.rules
         preset = rules.name or "custom rules"
-        self.app.title = "Hearts"
+        self.app.title = "Hearts" + (" · practice" if session.settings.practice else "")
         self.app.sub_title = f"{preset} · {rules.players} players · to {rules.target}"
         log = self.query_one(RichLog)
         for note in session.notes:
@@ -326,7 +327,14 @@ class TableScreen(Screen[None]):
             if len(game.finished) > self.hands_shown:
                 story = game.summary(len(game.finished) - 1)
                 await self.app.push_screen_wait(
-                    HandOverScreen(session.names, story, session.settings.four_colour, game_over=game.is_over)
+                    HandOverScreen(
+                        session.names,
+                        story,
+                        session.settings.four_colour,
+                        game_over=game.is_over,
+                        record=GameRecord.of(game),
+                        seat=HUMAN,
+                    )  # fmt: skip
                 )
                 self.hands_shown = len(game.finished)  # from now on the table shows the next hand
                 if not game.is_over:

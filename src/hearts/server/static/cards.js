@@ -57,6 +57,9 @@ function withSymbols(text) {
   return String(text).replace(/'?\b(10|[2-9TJQKA])([CDSH])\b'?/g, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
 }
 
+/** "QS" -> "Q♠". */
+function cardShort(code) { const { rank, suit } = cardParts(code); return rank + SUITS[suit]; }
+
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]);
 }
@@ -74,3 +77,23 @@ function applyDeckColours() {
 }
 
 document.addEventListener("DOMContentLoaded", applyDeckColours);
+
+// "Play this deal again": a practice table dealing finished hand `number` again, you at your seat (the
+// seat of the token sent in a header, or `seat`), computers at the others. `newTab`: keep this page (a
+// game still being played) and open the new table beside it; the tab is opened now, while the click
+// still counts, so no pop-up blocker stops it.
+async function playAgain(table, number, { headers = {}, seat = null } = {}, newTab = false) {
+  const tab = newTab ? window.open("", "_blank") : null;
+  try {
+    const res = await fetch(`/api/tables/${table}/hands/${number}/again`, {
+      method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(seat === null ? {} : { seat }),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : `HTTP ${res.status}`);
+    if (tab) tab.location = data.play_url; else window.location = data.play_url;
+  } catch (e) {
+    if (tab) tab.close();
+    const text = `Could not deal this hand again: ${e.message}`;
+    if (typeof showMessage === "function") showMessage(text, true); else alert(text);
+  }
+}

@@ -106,6 +106,12 @@ async function init() {
     $("summary").textContent += " The record can be downloaded here once the game is over.";
   }
   if (info && info.practice) $("summary").textContent += " (A practice table: dealt from a fixed seed.)";
+  H.seats.forEach((s) => $("again-seat").add(new Option(s.name, String(s.seat))));
+  const reviewLink = () => { $("review").href = `/review/${TABLE}/${H.number}?seat=${$("again-seat").value}`; };
+  $("again-seat").onchange = reviewLink;
+  reviewLink();
+  if (info && info.status === "playing") $("review").style.display = "none";  // a seat reviews from its table page
+  $("again").onclick = () => playAgain(TABLE, H.number, { seat: parseInt($("again-seat").value, 10) });
   buildPlays();
   $("start").onclick = () => go(0);
   $("end").onclick = () => go(plays.length);

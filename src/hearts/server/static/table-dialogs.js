@@ -44,6 +44,8 @@ function showHandOver(hand, winners) {
     `<p style="display:flex;gap:.6rem;flex-wrap:wrap">` +
     (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
     `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
+    (ROLE === "player" ? `<a class="btn secondary" id="review-hand" href="/review/${tableId}/${hand.number}" target="_blank" rel="noopener">Review this hand</a>` : "") +
+    (ROLE === "player" ? `<button class="btn secondary" id="play-again">Play this deal again</button>` : "") +
     (winners || ROLE === "player" ? `<button class="btn secondary" id="download-record">Download record</button>` : "") +
     (winners ? `<button class="btn secondary" data-close>Close</button>` : "") + `</p>`,
     winners ? null : "next-hand",
@@ -52,6 +54,8 @@ function showHandOver(hand, winners) {
   d.querySelectorAll("[data-close]").forEach((b) => (b.onclick = closeDialog));
   const dl = d.querySelector("#download-record");
   if (dl) dl.onclick = () => downloadRecord(hand.number);
+  const again = d.querySelector("#play-again");
+  if (again) again.onclick = () => playAgain(S.table.id, hand.number, { headers: { "X-Hearts-Token": TOKEN } }, !winners);
 }
 
 // While the game is played its record (the finished hands) is the seats' alone: the seat's token goes

@@ -47,6 +47,8 @@ function onMessage(msg) {
     case "welcome":
       S.queue = [];
       S.seat = msg.seat; S.view = msg.view; S.table = msg.table; S.seq = msg.seq;
+      // The review page (opened in a new tab) asks for this seat's reviews with its token in a header.
+      if (ROLE === "player") localStorage.setItem(`hearts.seat.${msg.table.id}`, TOKEN);
       S.watchToken = msg.watch_token; S.lastHand = msg.last_hand; S.selected.clear(); S.hint = null;
       S.tableAt = performance.now(); S.sent = null; dropFinishedTrick();
       $("hint").title = `Hint: the ${msg.hint_level} player's move (H)`;
@@ -154,7 +156,10 @@ function renderChips() {
   add(v.hearts_broken ? "♥ broken" : "♥ not broken", v.hearts_broken ? "on" : "");
   add(`to ${v.rules.target}`);
   if (S.seat === null) add("watching");
-  if (S.table && S.table.practice) {
+  if (S.table && S.table.again_of) {
+    add(`practice · hand ${S.table.again_of.hand} again`, "practice");
+    chips.lastChild.title = "A finished hand dealt again: not counted in the statistics";
+  } else if (S.table && S.table.practice) {
     add("practice · fixed seed", "practice");
     chips.lastChild.title = "Dealt from a seed chosen when the table was made: not counted in the statistics";
   }
@@ -312,7 +317,6 @@ function showHintReply() {
   m.append(" ", b, d);
 }
 
-function cardShort(code) { const { rank, suit } = cardParts(code); return rank + SUITS[suit]; }
 
 let messageIsError = false;
 function showMessage(text, isError) {

@@ -1,0 +1,117 @@
+"""The hand review and "play this deal again" in chromium: finish a hand, open its review from the
+end-of-hand dialog, step through it and see a mark on every decision (desktop and phone sizes);
+press "Play this deal again" in the dialog and on the replay page and be dealt the same cards."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.browser.conftest import serving
+from tests.browser.test_play_browser import _new_page, _no_script_errors, _play_until_hand_over
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def review_url(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A server whose reviews sample few worlds: the review machinery whole, at a test's speed."""
+    with serving(tmp_path_factory.mktemp("review-db"), "--pause", "0", "--review-worlds", "8") as url:
+        yield url
+
+
+def _get(url: str) -> Any:
+    return json.loads(urllib.request.urlopen(url, timeout=10).read())
+
+
+def _quick(server_url: str) -> dict[str, Any]:
+    body = json.dumps({"name": "Ada", "level": "random"}).encode()
+    req = urllib.request.Request(server_url + "/api/quick", body, {"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def _hand_codes(page: Any) -> list[str]:
+    page.wait_for_function("document.querySelectorAll('#hand .card').length === 13")
+    return sorted(page.locator("#hand .card").evaluate_all("els => els.map((e) => e.dataset.card)"))
+
+
+def test_play_this_deal_again_deals_the_same_cards(browser: Any, server_url: str, artifacts: Path) -> None:
+    table = _quick(server_url)
+    page = _new_page(browser)
+    page.goto(table["play_url"])
+    assert _play_until_hand_over(page, {}) == "Hand 1 is over"
+    dealt = _get(f"{server_url}/api/tables/{table['id']}/hands/1")["seats"][0]["dealt"]
+    # From the end-of-hand dialog: the new table opens beside the game still being played.
+    with page.context.expect_page() as opened:
+        page.click("#play-again")
+    again = opened.value
+    again.wait_for_url("**/play/*")
+    assert _hand_codes(again) == sorted(dealt)
+    again.wait_for_selector("#chips .practice")
+    assert "hand 1 again" in again.locator("#chips .practice").inner_text()
+    again.screenshot(path=str(artifacts / "again-table.png"))
+    # From the replay page, as another seat: that seat's cards.
+    replay = _new_page(browser)
+    replay.goto(f"{server_url}/replay/{table['id']}/1")
+    replay.wait_for_selector("#again-seat option >> nth=3", state="attached")
+    replay.select_option("#again-seat", "2")
+    replay.click("#again")
+    replay.wait_for_url("**/play/*")
+    north = _get(f"{server_url}/api/tables/{table['id']}/hands/1")["seats"][2]["dealt"]
+    assert _hand_codes(replay) == sorted(north)
+    _no_script_errors(page, replay)
+    page.context.close()
+    replay.context.close()
+
+
+def _open_review(page: Any) -> Any:
+    with page.context.expect_page() as opened:
+        page.click("#review-hand")
+    review = opened.value
+    review.set_default_timeout(120_000)
+    review.wait_for_selector("#review:not([hidden])")
+    return review
+
+
+def test_review_this_hand_steps_through_marked_decisions(browser: Any, review_url: str, artifacts: Path) -> None:
+    table = _quick(review_url)
+    page = _new_page(browser)
+    page.goto(table["play_url"])
+    assert _play_until_hand_over(page, {}) == "Hand 1 is over"
+    review = _open_review(page)
+    segments = review.locator("#lossbar .seg")
+    count = segments.count()
+    assert count >= 10  # the pass and the plays with a choice
+    marks = ("best", "good", "inaccuracy", "mistake", "blunder")
+    classes = segments.evaluate_all("els => els.map((e) => e.className)")
+    assert all(any(f"mark-{m}" in c for m in marks) for c in classes), classes
+    seen = []
+    for i in range(count):
+        assert review.locator("#where").inner_text() == f"Decision {i + 1} of {count}"
+        mark = review.locator("#decision .mark").inner_text()
+        assert mark in marks
+        assert (
+            review.locator("#decision .mine .card").count() >= 1
+            and review.locator("#decision .theirs .card").count() >= 1
+        )
+        assert review.locator("#decision .reason").inner_text().strip()
+        seen.append(mark)
+        if i == 1:
+            review.screenshot(path=str(artifacts / "review-desktop.png"))  # docs/images/ has a copy
+        if i < count - 1:
+            review.click("#next")
+    assert review.locator("#next").is_disabled()
+    assert "points were lost in expectation" in review.locator("#summary").inner_text()
+    # Asked again (the page reloaded), the stored review is answered at once.
+    review.reload()
+    review.wait_for_selector("#review:not([hidden])", timeout=5000)
+    # A phone: nothing scrolls sideways, the cards side by side still fit.
+    review.set_viewport_size({"width": 390, "height": 844})
+    review.click("#worst")
+    assert review.evaluate("document.documentElement.scrollWidth <= 390")
+    review.screenshot(path=str(artifacts / "review-phone.png"))
+    _no_script_errors(page)
+    page.context.close()

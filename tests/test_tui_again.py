@@ -1,0 +1,141 @@
+"""``hearts play --again RECORD``: a finished hand dealt again in the terminal, as any seat, the
+computers passing as they did; bad input exits 2 with the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.test_tui_play import SIZE, fast_settings, screen_text, until
+from typer.testing import CliRunner
+
+from hearts.cli import app
+from hearts.core import Game, GameRecord, Phase
+from hearts.players import make_player
+from hearts.players.base import play_game
+from hearts.tui.app import HeartsApp
+from hearts.tui.session import HUMAN, Session
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> tuple[Path, Game]:
+    game = Game(seed=11, names=["Ada", "Bo", "Cy", "Di"])
+    play_game(game, [make_player("easy", seed=s) for s in range(4)], hands=2)
+    path = tmp_path / "game.json"
+    path.write_text(GameRecord.of(game).dumps(), encoding="utf-8")
+    return path, game
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[Session]:
+    sessions: list[Session] = []
+    monkeypatch.setattr(HeartsApp, "run", lambda self, *a, **k: sessions.append(self.session))
+    return sessions
+
+
+def test_again_deals_the_hand_for_the_chosen_seat(
+    record_file: tuple[Path, Game], started: list[Session], tmp_path: Path
+) -> None:
+    path, original = record_file
+    result = runner.invoke(app, ["play", "--again", str(path), "--hand", "2", "--seat", "Cy", "--opponents", "easy",
+                                 "--save-file", str(tmp_path / "save.json")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (session,) = started
+    game, hand = session.game, original.summary(1)
+    assert game.hand.dealt[HUMAN] == hand.dealt[2].mask  # Cy's cards are yours, the others turned with them
+    assert game.hand.dealt[1] == hand.dealt[3].mask and game.hand.direction is hand.direction
+    assert session.settings.practice == "hand 2 of game.json again, as Cy"
+    assert "practice: hand 2 of game.json again, as Cy" in session.notes
+    # The computers pass as they did: Di (now seat 1) passes what Di passed.
+    view = game.view(1)
+    assert session.players[1].decide(view).move.cards == hand.passes[3]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--hand", "3"], "no finished hand 3 to play again"),
+        (["--seat", "Zed"], "no seat 'Zed'"),
+        (["--seat", "7"], "no seat 7"),
+    ],
+)
+def test_again_refuses_bad_input_in_words(
+    record_file: tuple[Path, Game], started: list[Session], args: list[str], words: str
+) -> None:
+    path, _ = record_file
+    result = runner.invoke(app, ["play", "--again", str(path), *args])
+    assert result.exit_code == 2 and words in result.output and not started, result.output
+
+
+def test_again_needs_a_record(tmp_path: Path, started: list[Session]) -> None:
+    result = runner.invoke(app, ["play", "--again", str(tmp_path / "none.json")])
+    assert result.exit_code == 2 and "no such file" in result.output
+    result = runner.invoke(app, ["play", "--hand", "2"])
+    assert result.exit_code == 2 and "--again FILE" in result.output and not started
+
+
+async def test_the_deal_played_again_is_on_the_screen(record_file: tuple[Path, Game], tmp_path: Path) -> None:
+    from hearts.players.again import DealAgain
+
+    path, original = record_file
+    deal = DealAgain.of(GameRecord.loads(path.read_text()), 0)
+    settings = fast_settings(practice="hand 1 of game.json again, as Ada")
+    session = Session.deal_again(deal, settings, save_path=tmp_path / "save.json")
+    hint = HeartsApp(session)
+    async with hint.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: session.game.phase is Phase.PASS and "Pass 3" in screen_text(hint), "the pass")
+        assert "Hearts · practice" in screen_text(hint)
+        log = " ".join(str(line.text).strip() for line in hint.screen.query_one("RichLog").lines)
+        assert "practice: hand 1 of game.json again" in log
+        shown = {str(c) for c in session.game.view(HUMAN).hand}
+        assert shown == {str(c) for c in original.summary(0).dealt[0]}
+
+
+def review_text(app: object) -> str:
+    from hearts.tui.review import ReviewScreen
+
+    screen = app.screen  # type: ignore[attr-defined]
+    return str(screen.query_one("#review").content) if isinstance(screen, ReviewScreen) else ""
+
+
+async def test_the_review_screen_shows_a_mark_on_every_decision(record_file: tuple[Path, Game]) -> None:
+    from hearts.review import MARKS
+    from hearts.tui.replay import ReplayApp
+    from hearts.tui.review import ReviewScreen
+    from hearts.tui.screens import HandOverScreen
+
+    path, original = record_file
+    record = GameRecord.loads(path.read_text())
+    app = ReplayApp(record, title="game.json")
+    app.review_worlds = 8
+    async with app.run_test(size=(140, 50)) as pilot:
+        # hearts replay: r reviews the shown hand for the first seat.
+        await pilot.press("r")
+        await until(
+            pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review", 120
+        )
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.review is not None
+        text = screen_text(app)
+        assert "Hand 1 reviewed for Ada" in text and "Expected points lost" in text
+        # Every decision's row carries its mark (the table scrolls: read what it shows, row by row).
+        shown = str(screen.query_one("#review").render())
+        numbered = [line for line in text.splitlines() if line.strip().strip("█│ ").split(" ")[0].isdigit()]
+        assert numbered and all(any(f" {m} " in line for m in MARKS) for line in numbered), text
+        assert len(screen.review.decisions) >= 10 and shown
+        # s: the next seat's decisions.
+        await pilot.press("s")
+        await until(pilot, lambda: screen.review is not None and screen.review.seat == 1, "Bo's review", 120)
+        assert "Hand 1 reviewed for Bo" in screen_text(app)
+        await pilot.press("escape")
+        # The end-of-hand screen of hearts play: r reviews the person's decisions.
+        app.push_screen(HandOverScreen(record.names, original.summary(1), False, record=record, seat=0))
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "the end of the hand")
+        assert "r reviews your decisions" in screen_text(app)
+        await pilot.press("r")
+        await until(
+            pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review", 120
+        )
+        assert "Hand 2 reviewed for Ada" in screen_text(app)
