@@ -78,6 +78,9 @@ from hearts.players.sampling import LikelyHandsSampler
 #: (which holds their codes).
 ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon")
 
+#: A♥, K♥ and Q♥: the hearts a moon needs and a defender stops one with.
+MOON_STOPPERS = sum(1 << c for c in (49, 50, 51))
+
 
 _COMPILED: object = None  # the loaded kernels module, None before the first use
 _COMPILING = threading.Lock()
@@ -232,6 +235,15 @@ class SearchPlayer(MediumPlayer):
     #: The compiled policy of the other seats in the rollouts, which also models them in
     #: inference (they are the seats whose plays it explains); None: :attr:`rollout_policy`.
     default_opponent_policy: str | None = None
+    #: The compiled policy of the other seats in the pass search's rollouts; None: the
+    #: :attr:`opponent_policy`. ``"medium-moon"``: a seat whose hand after the pass can shoot runs
+    #: for the moon, so a pass that makes the receiver a moon hand (top hearts, the spades that
+    #: hold Q♠) pays for the moons it feeds. Under plain ``"medium"`` no seat ever shoots there,
+    #: and the search saw only what such a pass saves this seat.
+    default_pass_opponent_policy: str | None = "medium-moon"
+    #: Whether the pass search also tries passes that keep the top hearts (:data:`MOON_STOPPERS`),
+    #: beside the combinations of the most dangerous cards, which mostly give them away.
+    default_moon_safe_passes = True
 
     def __init__(
         self,
@@ -246,6 +258,8 @@ class SearchPlayer(MediumPlayer):
         inference: bool | None = None,
         rollout_policy: str | None = None,
         opponent_policy: str | None = None,
+        pass_opponent_policy: str | None = None,
+        moon_safe_passes: bool | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
         not the budget, ends the search the player is fully deterministic for a seed);
@@ -256,7 +270,9 @@ class SearchPlayer(MediumPlayer):
         :attr:`default_inference`); ``rollout_policy`` names the compiled
         rollout policy (default :attr:`default_rollout_policy`); ``opponent_policy`` the one of the other
         seats in the rollouts and in inference (default :attr:`default_opponent_policy`, else the
-        rollout policy)."""
+        rollout policy); ``pass_opponent_policy`` the one of the other seats in the pass search
+        (default :attr:`default_pass_opponent_policy`, else the opponent policy); ``moon_safe_passes``
+        adds passes that keep the top hearts to the pass search (default :attr:`default_moon_safe_passes`)."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -281,6 +297,14 @@ class SearchPlayer(MediumPlayer):
             (self.default_opponent_policy or self.rollout_policy) if opponent_policy is None else opponent_policy
         )
         self._opp_policy = _policy_code("opponent_policy", self.opponent_policy)
+        #: The compiled policy of the other seats in the pass search.
+        self.pass_opponent_policy = (
+            (self.default_pass_opponent_policy or self.opponent_policy)
+            if pass_opponent_policy is None
+            else pass_opponent_policy
+        )
+        self._pass_opp_policy = _policy_code("pass_opponent_policy", self.pass_opponent_policy)
+        self.moon_safe_passes = bool(self.default_moon_safe_passes if moon_safe_passes is None else moon_safe_passes)
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
@@ -497,27 +521,66 @@ class SearchPlayer(MediumPlayer):
     # -- passing -----------------------------------------------------------------------
 
     def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
-        base, why = super().choose_pass(view)
+        base, why = self.reference_pass(view)
         self.last_worlds = self.last_rollouts = 0
         if not self.search_pass:
             return base, why
         return self._search_pass(view, base, why)
 
+    def reference_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        """The rule-based pass the search must clearly beat, and why: medium's, except that with
+        :attr:`moon_safe_passes` (when moons count) the top hearts in it (:data:`MOON_STOPPERS`) are
+        kept and the next most dangerous cards passed instead. A top heart is what a receiver most
+        needs to shoot and what this seat stops a moon with; passing one feeds moons that the
+        search, whose other seats shoot only with a moon hand, sees too seldom to charge for."""
+        base, why = super().choose_pass(view)
+        top = base.mask & MOON_STOPPERS
+        if not (top and self.moon_safe_passes and view.rules.moon.value != "disabled"):
+            return base, why
+        rules = view.rules
+        hand = view.hand.mask
+        spare = sorted(
+            (c for c in cards_of(hand & ~base.mask & ~MOON_STOPPERS)),
+            key=lambda c: (-pass_danger(rules, hand, c), c),
+        )
+        swap = spare[: top.bit_count()]
+        if len(swap) < top.bit_count():
+            return base, why  # nothing else to pass
+        mask = base.mask & ~top
+        for c in swap:
+            mask |= 1 << c
+        kept = " ".join(sym(c) for c in cards_of(top))
+        instead = " ".join(sym(c) for c in swap)
+        return CardSet(mask), f"{why}, but keep {kept} to stop a moon and pass {instead} instead"
+
+    #: Passes searched at most (medium's counts as one).
+    max_pass_candidates = 20
+
     def pass_candidates(self, view: SeatView, base: CardSet) -> list[int]:
-        """The passes worth searching: medium's, and the combinations of the most dangerous cards."""
+        """The passes worth searching: medium's, the combinations of the most dangerous cards, and
+        (with :attr:`moon_safe_passes`, when moons count) the combinations of the most dangerous
+        cards other than the top hearts, which a receiver needs to shoot and a defender to stop one."""
         rules = view.rules
         hand = view.hand.mask
         count = rules.pass_count
         ranked = sorted(cards_of(hand), key=lambda c: (-pass_danger(rules, hand, c), c))
-        pool = ranked[: min(len(ranked), count + 2)]
+        pools = [ranked[: count + 2]]
+        if self.moon_safe_passes and rules.moon.value != "disabled":
+            kept = [c for c in ranked if not MOON_STOPPERS >> c & 1]
+            if len(kept) >= count and kept[:count] != pools[0][:count]:
+                pools.append(kept[: count + 2])
         out = [base.mask]
-        for combo in combinations(pool, count):
-            m = 0
-            for c in combo:
-                m |= 1 << c
-            if m not in out:
-                out.append(m)
-        return out[:12]
+        plain = MediumPlayer.choose_pass(self, view)[0].mask
+        if plain not in out:
+            out.append(plain)
+        for pool in pools:
+            for combo in combinations(pool, count):
+                m = 0
+                for c in combo:
+                    m |= 1 << c
+                if m not in out:
+                    out.append(m)
+        return out[: self.max_pass_candidates]
 
     def _search_pass(self, view: SeatView, base: CardSet, base_why: str) -> tuple[CardSet, str]:
         start = time.perf_counter()
@@ -541,7 +604,7 @@ class SearchPlayer(MediumPlayer):
         offset = int(kern.pass_offset(R, view.hand_number))
         cand_masks = np.array(cands, dtype=np.int64)
         no_card = np.array([-1], dtype=np.int64)
-        policies = np.array([self._seat_policies(n, me)], dtype=np.int64)
+        policies = np.array([[self._policy if s == me else self._pass_opp_policy for s in range(n)]], dtype=np.int64)
         totals = np.array(view.totals, dtype=np.int64)
         reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
@@ -576,13 +639,14 @@ class SearchPlayer(MediumPlayer):
         if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
             best = 0  # medium's pass (candidate 0) unless the search clearly beats it
         chosen = CardSet(cands[best])
+        plain = " ".join(c.symbol() for c in base)
         tail = f"{own[best] / worlds:.1f} pts expected over {worlds} deals"
         if cands[best] == base.mask:
             return chosen, f"{base_why} ({tail})"
         return (
             chosen,
-            f"pass {' '.join(c.symbol() for c in chosen)}: better than the plain pass in the deals played out"
-            f" ({tail}; {own[0] / worlds:.1f} for the plain pass)",
+            f"pass {' '.join(c.symbol() for c in chosen)}: better than {plain} in the deals played out"
+            f" ({tail}; {own[0] / worlds:.1f} for {plain})",
         )
 
 
