@@ -80,6 +80,8 @@ ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon")
 
 #: A♥, K♥ and Q♥: the hearts a moon needs and a defender stops one with.
 MOON_STOPPERS = sum(1 << c for c in (49, 50, 51))
+#: How the medium player's pass reason names the high cards it sheds.
+_SHED = "shed high cards "
 
 
 _COMPILED: object = None  # the loaded kernels module, None before the first use
@@ -241,6 +243,12 @@ class SearchPlayer(MediumPlayer):
     #: hold Q♠) pays for the moons it feeds. Under plain ``"medium"`` no seat ever shoots there,
     #: and the search saw only what such a pass saves this seat.
     default_pass_opponent_policy: str | None = "medium-moon"
+    #: Moon defence: an opponent holding every penalty card taken so far is the moon threat from
+    #: this many of them (or Q♠ and two more); the rollouts then let it run for the moon.
+    threat_points = 4
+    #: Moon plan: the moon hand strength (:func:`~hearts.players.knowledge.moon_hand_strength`) from
+    #: which the search also evaluates its own moon line.
+    moon_plan_strength = 0.55
     #: Whether the pass search also tries passes that keep the top hearts (:data:`MOON_STOPPERS`),
     #: beside the combinations of the most dangerous cards, which mostly give them away.
     default_moon_safe_passes = True
@@ -358,10 +366,13 @@ class SearchPlayer(MediumPlayer):
         if (
             self.moon_plan
             and k.moon_still_open_for_me()
-            and (moon_hand_strength(k.rules, k.hand) >= 0.55 or k.points[me] >= k.rules.moon_points // 2)
+            and (
+                moon_hand_strength(k.rules, k.hand) >= self.moon_plan_strength
+                or k.points[me] >= k.rules.moon_points // 2
+            )
         ):
             plans.append(1 << me)
-        threat = k.moon_threat(min_points=4)
+        threat = k.moon_threat(min_points=self.threat_points)
         defence = 1 << threat if threat >= 0 else 0
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
@@ -549,9 +560,13 @@ class SearchPlayer(MediumPlayer):
         mask = base.mask & ~top
         for c in swap:
             mask |= 1 << c
-        kept = " ".join(sym(c) for c in cards_of(top))
-        instead = " ".join(sym(c) for c in swap)
-        return CardSet(mask), f"{why}, but keep {kept} to stop a moon and pass {instead} instead"
+        # Medium names the top hearts among the high cards it sheds: name the cards shed instead.
+        gone = {sym(c) for c in cards_of(top)}
+        parts = [part for part in why.split("; ") if not part.startswith(_SHED)]
+        shed = [name for part in why.split("; ") if part.startswith(_SHED) for name in part[len(_SHED) :].split()]
+        shed = [name for name in shed if name not in gone] + [sym(c) for c in swap]
+        parts += [_SHED + " ".join(shed), "keep " + " ".join(sym(c) for c in cards_of(top)) + " to stop a moon"]
+        return CardSet(mask), "; ".join(parts)
 
     #: Passes searched at most (medium's counts as one).
     max_pass_candidates = 20
