@@ -246,6 +246,13 @@ class SearchPlayer(MediumPlayer):
     #: Moon defence: an opponent holding every penalty card taken so far is the moon threat from
     #: this many of them (or Q♠ and two more); the rollouts then let it run for the moon.
     threat_points = 4
+    #: Early moon defence: before that, an opponent holding every penalty card taken so far, at
+    #: least this many of them (0: off), runs for the moon in the sampled worlds where the hand it
+    #: was dealt (its cards now and those it has played) has a moon strength of at least
+    #: :attr:`early_threat_strength`, and plays as the other seats do in the rest: a moon is
+    #: defended where the cards make it likely, not everywhere.
+    early_threat_points = 2
+    early_threat_strength = 0.5
     #: Moon plan: the moon hand strength (:func:`~hearts.players.knowledge.moon_hand_strength`) from
     #: which the search also evaluates its own moon line.
     moon_plan_strength = 0.55
@@ -317,6 +324,8 @@ class SearchPlayer(MediumPlayer):
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
         self.last_ess = 0.0
+        #: The share of the last search's worlds in which an early moon threat ran for the moon.
+        self.last_early_share = 0.0
         #: Figures of the last decision: worlds sampled and rollouts played.
         self.last_worlds = 0
         self.last_rollouts = 0
@@ -374,9 +383,14 @@ class SearchPlayer(MediumPlayer):
             plans.append(1 << me)
         threat = k.moon_threat(min_points=self.threat_points)
         defence = 1 << threat if threat >= 0 else 0
+        early = -1
+        if threat < 0 and self.early_threat_points:
+            early = k.moon_threat(min_points=self.early_threat_points)
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
-        vals, own, worlds, rollouts, weights = self._search(view, k, rng, cands, plans, defence, endgame, deadline)
+        vals, own, worlds, rollouts, weights = self._search(
+            view, k, rng, cands, plans, defence, endgame, deadline, early
+        )
         self.last_worlds = worlds
         self.last_rollouts = rollouts
         if weights is None:
@@ -405,14 +419,35 @@ class SearchPlayer(MediumPlayer):
             tail += f" weighted to {self.last_ess:.0f} by the plays seen"
         if runner is not None:
             tail += f", {sym(cands[runner])} {own[best_p][runner] / norm:.1f}"
+        if early >= 0:
+            tail += f"; {view.names[early]} shoots in {self.last_early_share:.0%} of them"
         if plans[best_p]:
             return CARDS[card], f"moon plan: {sym(card)} ({tail})"
-        if threat >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
-            if card > k.winning_card and card // 13 == k.led_suit:
-                return CARDS[card], f"stop {view.names[threat]}'s moon: take the trick with {sym(card)} ({tail})"
+        # A card taking a trick with points off the threat stops its moon; for an early threat only
+        # where the worlds in which it shoots decided the card (without them it would not have won).
+        stopper = threat if threat >= 0 else early
+        if stopper >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
+            takes = card > k.winning_card and card // 13 == k.led_suit
+            if takes and (
+                threat >= 0 or (best_i != hint_i and not self._wins_without_moon(vals, best_i, hint_i, weights))
+            ):
+                return CARDS[card], f"stop {view.names[stopper]}'s moon: take the trick with {sym(card)} ({tail})"
         if best_i == hint_i:
             return CARDS[hint], f"{hint_why} ({tail})"
         return CARDS[card], f"{sym(card)} does best in the deals played out from here ({tail})"
+
+    def _wins_without_moon(
+        self, vals: list[list[list[float]]], best_i: int, hint_i: int, weights: list[float] | None
+    ) -> bool:
+        """Whether candidate ``best_i`` still clearly beats the hint's in the worlds of the last
+        search where the early moon threat did not shoot."""
+        keep = [i for i, ran in enumerate(self._early_runs) if not ran]
+        if len(keep) < 2:
+            return False
+        a = [vals[0][best_i][i] for i in keep]
+        b = [vals[0][hint_i][i] for i in keep]
+        w = None if weights is None else [weights[i] for i in keep]
+        return _clearly_better(a, b, self.prior_margin, w)
 
     #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
     #: and a batch is cut to what fits in the time left).
@@ -434,6 +469,7 @@ class SearchPlayer(MediumPlayer):
         defence: int,
         endgame: bool,
         deadline: float,
+        early: int = -1,
     ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
         """Every candidate under every plan in sampled worlds, played out in compiled code
         (:func:`hearts.fast.kernels.search_worlds`): a batch of sampled worlds per call, several
@@ -441,7 +477,9 @@ class SearchPlayer(MediumPlayer):
         the same random numbers. Returns the utilities vals[plan][card][world], own points summed
         [plan][card], worlds, rollouts, and the worlds' weights (None: equal). With :attr:`inference`
         each world is weighted by how well the rollout policy explains the other seats' plays so
-        far in it (:func:`hearts.fast.kernels.play_log_likelihoods`)."""
+        far in it (:func:`hearts.fast.kernels.play_log_likelihoods`). ``early`` (-1: none) is an
+        early moon threat (:attr:`early_threat_points`): it runs for the moon, as ``defence`` does, in
+        the worlds where its dealt hand is strong enough; :attr:`last_early_share` is their share."""
         import numpy as np
 
         from hearts.fast.bridge import _rules_array_shared, state_array
@@ -456,6 +494,12 @@ class SearchPlayer(MediumPlayer):
             [[kern.POLICY_MOON if (plan | defence) >> s & 1 else seats[s] for s in range(n)] for plan in plans],
             dtype=np.int64,
         )
+        if early >= 0:
+            pol_run = pol.copy()
+            pol_run[:, early] = kern.POLICY_MOON
+            early_played = view.played_by()[early]
+        runs_total = 0
+        self._early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
         totals = np.array(view.totals, dtype=np.int64)
         reps = max(1, min(self.max_repeats, self.rollouts_per_world // (len(cands) * len(plans))))
@@ -479,7 +523,24 @@ class SearchPlayer(MediumPlayer):
             W = np.repeat(base[None, :], batch, axis=0)
             W[:, kern.S_HANDS : kern.S_HANDS + n] = sampled
             seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
-            scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+            if early >= 0:
+                # The worlds in which the early threat's dealt hand could shoot: there it runs.
+                runs = np.array(
+                    [
+                        kern.moon_strength(R, int(h) | early_played) >= self.early_threat_strength
+                        for h in sampled[:, early]
+                    ]
+                )
+                runs_total += int(runs.sum())
+                self._early_runs.extend(runs.tolist())
+                scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
+                for pick, rows in ((~runs, pol), (runs, pol_run)):
+                    if pick.any():
+                        scores[pick] = kern.search_worlds(
+                            W[pick], R, cards, rows, self.epsilon, seeds[pick], kern.CHOICE_BEST, totals
+                        )
+            else:
+                scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
@@ -497,6 +558,7 @@ class SearchPlayer(MediumPlayer):
             # overrun by at most about one world), up to world_batch.
             per_world = (now - began) / worlds
             batch = max(1, min(self.world_batch, int((deadline - now) / per_world)))
+        self.last_early_share = runs_total / worlds
         u = np.concatenate(chunks_u)  # [world, plan, card]
         mine = np.concatenate(chunks_own)
         weights = None
