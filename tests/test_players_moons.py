@@ -103,3 +103,33 @@ def test_pass_rollouts_charge_for_the_moon_a_pass_feeds() -> None:
     moons = (scores[:, :, 0, 0, 1] == 0) & (scores[:, :, 0, 0, :].sum(axis=-1) == 78)
     assert moons[0].mean() > moons[1].mean() + 0.1
     assert scores[0, :, 0, 0, 0].mean() > scores[1, :, 0, 0, 0].mean() + 3
+
+
+def early_threat_view() -> SeatView:
+    """East has won the first three tricks (A♣ K♣ Q♣) and both hearts thrown on them, and leads A♠:
+    every point so far is East's, two of them, short of the full moon threat."""
+    hands = [
+        "3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 2S 3S 4S",
+        "2C 2H 3H 4H 5H 6H 7H 8H 7D 8D 9D 10D 5S",
+        "8C 9C 10C JC JD QD 6S 7S 8S 9S 10S JS QS",
+        "AH KH QH JH 10H 9H AC KC QC AS KS AD KD",
+    ]
+    state = HandState(Rules.preset("no-passing"), [CardSet.parse(h).mask for h in hands])
+    for card in "2C 8C AC 3C KC 4C 8H 9C QC 5C 7H 10C AS 2S 5S".split():
+        state.play(card)
+    return SeatView.of_hand(state, 2)
+
+
+@pytest.mark.parametrize("level", [HardPlayer, ExpertPlayer])
+def test_an_early_moon_threat_shoots_in_the_worlds_that_deal_it_a_moon_hand(level: type[SearchPlayer]) -> None:
+    view = early_threat_view()
+    player = level(seed=1, worlds=200, time_budget=5.0)
+    decision = player.decide(view)
+    assert 0 < player.last_early_share < 1
+    assert f"East shoots in {player.last_early_share:.0%} of the worlds" in decision.reason
+    off = level(seed=1, worlds=200, time_budget=5.0)
+    off.early_threat_points = 0  # the players before the early defence
+    decision = off.decide(view)
+    assert off.last_early_share == 0 and "shoots" not in decision.reason
+    off.early_threat_points = 3  # three penalty cards: East has two, no early threat yet
+    assert "shoots" not in off.decide(view).reason

@@ -420,7 +420,9 @@ class SearchPlayer(MediumPlayer):
         if runner is not None:
             tail += f", {sym(cands[runner])} {own[best_p][runner] / norm:.1f}"
         if early >= 0:
-            tail += f"; {view.names[early]} shoots in {self.last_early_share:.0%} of them"
+            if weights is not None:  # the share the means were taken over
+                self.last_early_share = sum(w for w, ran in zip(weights, self._early_runs, strict=True) if ran) / norm
+            tail += f"; {view.names[early]} shoots in {self.last_early_share:.0%} of the worlds"
         if plans[best_p]:
             return CARDS[card], f"moon plan: {sym(card)} ({tail})"
         # A card taking a trick with points off the threat stops its moon; for an early threat only
