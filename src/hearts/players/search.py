@@ -22,7 +22,12 @@ itself playing for the moon in the rollouts and keeps that plan when it scores b
 
 **Moon defence.** When one opponent has every point so far, the rollouts let that seat
 run for the moon and the defenders' rollout policy takes a heart off it, so the search
-values stopping it.
+values stopping it. Before it has four penalty cards (:attr:`SearchPlayer.threat_points`), from
+two, it runs only in the sampled worlds that dealt it a hand that could shoot (an early threat).
+
+**Passing.** The pass is searched from a reference pass, medium's with A♥, K♥ and Q♥ kept, and
+the other seats play the moon-capable ``"medium-moon"`` in its rollouts, so that a pass which
+hands the receiver a moon pays for the moons it feeds.
 
 **Inference (hard and expert).** The hard constraints (voids, passed cards) say where cards cannot
 be; how the other seats played says where they probably are. With ``inference`` (the default
