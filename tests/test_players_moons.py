@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from hearts.core import CardSet, HandState, Rules, SeatView
+from hearts.core import CardSet, HandState, PassCards, Rules, SeatView
 from hearts.players.expert import ExpertPlayer
 from hearts.players.hard import HardPlayer
 from hearts.players.search import MOON_STOPPERS, SearchPlayer, compiled_kernels
@@ -50,7 +50,8 @@ def test_reference_pass_keeps_the_top_hearts_and_says_so() -> None:
 def test_searched_pass_keeps_the_ace_of_hearts(level: type[SearchPlayer], seed: int) -> None:
     player = level(seed=seed, worlds=60, time_budget=5.0)
     decision = player.decide(pass_view())
-    passed = decision.move.cards  # type: ignore[attr-defined]
+    assert isinstance(decision.move, PassCards)
+    passed = decision.move.cards
     assert not CardSet(passed).mask >> ACE_OF_HEARTS & 1, decision.reason
     # The reason is the moon-safe pass's, or names the searched pass it chose instead.
     assert "keep A♥ to stop a moon" in decision.reason or all(c.symbol() in decision.reason for c in passed)
@@ -61,7 +62,8 @@ def test_the_old_pass_search_gave_the_ace_of_hearts_away() -> None:
     before the change) the same search passes A♥ from the same hand: the test above can fail."""
     player = HardPlayer(seed=1, worlds=60, time_budget=5.0, moon_safe_passes=False, pass_opponent_policy="medium")
     decision = player.decide(pass_view())
-    assert CardSet(decision.move.cards).mask >> ACE_OF_HEARTS & 1, decision.reason  # type: ignore[attr-defined]
+    assert isinstance(decision.move, PassCards)
+    assert CardSet(decision.move.cards).mask >> ACE_OF_HEARTS & 1, decision.reason
 
 
 def test_pass_candidates_include_passes_that_keep_the_top_hearts() -> None:
