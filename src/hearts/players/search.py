@@ -264,6 +264,8 @@ class SearchPlayer(MediumPlayer):
     #: Whether the pass search also tries passes that keep the top hearts (:data:`MOON_STOPPERS`),
     #: beside the combinations of the most dangerous cards, which mostly give them away.
     default_moon_safe_passes = True
+    #: The cards a moon-safe pass keeps (:data:`MOON_STOPPERS`: A♥, K♥ and Q♥).
+    moon_safe_keeps = MOON_STOPPERS
 
     def __init__(
         self,
@@ -614,13 +616,13 @@ class SearchPlayer(MediumPlayer):
         needs to shoot and what this seat stops a moon with; passing one feeds moons that the
         search, whose other seats shoot only with a moon hand, sees too seldom to charge for."""
         base, why = super().choose_pass(view)
-        top = base.mask & MOON_STOPPERS
+        top = base.mask & self.moon_safe_keeps
         if not (top and self.moon_safe_passes and view.rules.moon.value != "disabled"):
             return base, why
         rules = view.rules
         hand = view.hand.mask
         spare = sorted(
-            (c for c in cards_of(hand & ~base.mask & ~MOON_STOPPERS)),
+            (c for c in cards_of(hand & ~base.mask & ~self.moon_safe_keeps)),
             key=lambda c: (-pass_danger(rules, hand, c), c),
         )
         swap = spare[: top.bit_count()]
@@ -650,7 +652,7 @@ class SearchPlayer(MediumPlayer):
         ranked = sorted(cards_of(hand), key=lambda c: (-pass_danger(rules, hand, c), c))
         pools = [ranked[: count + 2]]
         if self.moon_safe_passes and rules.moon.value != "disabled":
-            kept = [c for c in ranked if not MOON_STOPPERS >> c & 1]
+            kept = [c for c in ranked if not self.moon_safe_keeps >> c & 1]
             if len(kept) >= count and kept[:count] != pools[0][:count]:
                 pools.append(kept[: count + 2])
         out = [base.mask]
