@@ -36,19 +36,19 @@ def test_medium_passes_the_ace_of_hearts_from_the_test_hand() -> None:
 
 
 def test_reference_pass_keeps_the_top_hearts_and_says_so() -> None:
-    player = HardPlayer(seed=1, worlds=4)
+    player = ExpertPlayer(seed=1, worlds=4)
     cards, why = player.reference_pass(pass_view())
     # Medium voids clubs and sheds A♥; the reason names A♦, shed in its place, and A♥ as kept.
     assert cards == CardSet.parse("3C 4C AD")
     assert why == "void clubs; shed high cards A♦; keep A♥ to stop a moon"
-    old = HardPlayer(seed=1, worlds=4, moon_safe_passes=False)
-    assert old.reference_pass(pass_view())[0].mask >> ACE_OF_HEARTS & 1
+    hard = HardPlayer(seed=1, worlds=4)  # hard passes from medium's own pass
+    assert hard.reference_pass(pass_view())[0].mask >> ACE_OF_HEARTS & 1
 
 
 @pytest.mark.parametrize("level", [HardPlayer, ExpertPlayer])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_searched_pass_keeps_the_ace_of_hearts(level: type[SearchPlayer], seed: int) -> None:
-    player = level(seed=seed, worlds=60, time_budget=5.0)
+    player = level(seed=seed, worlds=60, time_budget=5.0, moon_safe_passes=True)
     decision = player.decide(pass_view())
     assert isinstance(decision.move, PassCards)
     passed = decision.move.cards
@@ -68,13 +68,13 @@ def test_the_old_pass_search_gave_the_ace_of_hearts_away() -> None:
 
 def test_pass_candidates_include_passes_that_keep_the_top_hearts() -> None:
     view = pass_view("2C 8C 10D 2S 5S 7S JS QS KS 4H 7H KH AH")
-    player = HardPlayer(seed=1, worlds=4)
+    player = ExpertPlayer(seed=1, worlds=4)
     base, _ = player.reference_pass(view)
     cands = player.pass_candidates(view, base)
     assert cands[0] == base.mask and len(set(cands)) == len(cands) <= player.max_pass_candidates
     assert any(c & MOON_STOPPERS for c in cands)  # the dangerous passes are still tried
     safe = sum(1 for c in cands if not c & MOON_STOPPERS)
-    old = HardPlayer(seed=1, worlds=4, moon_safe_passes=False)
+    old = ExpertPlayer(seed=1, worlds=4, moon_safe_passes=False)
     old_cands = old.pass_candidates(view, old.reference_pass(view)[0])
     assert old_cands[0] & MOON_STOPPERS  # medium's pass, K♥ A♥ in it
     assert safe >= 5 > sum(1 for c in old_cands if not c & MOON_STOPPERS)

@@ -3,8 +3,8 @@
 The search itself (sampling worlds, rollouts, inference, the moon plan and defence) is
 :class:`hearts.players.search.SearchPlayer`, shared with ``expert``; this level sets its budget.
 
->>> HardPlayer(seed=1).budget, HardPlayer(seed=1).max_worlds
-(0.3, 1000)
+>>> HardPlayer(seed=1).budget, HardPlayer(seed=1).max_worlds, HardPlayer(seed=1).moon_safe_passes
+(0.3, 1000, False)
 """
 
 from __future__ import annotations
@@ -20,3 +20,7 @@ class HardPlayer(SearchPlayer):
     name = "hard"
     default_budget = 0.3
     default_search_pass = True
+    #: Hard searches its pass from medium's own (top hearts included): keeping A♥ K♥ Q♥ made
+    #: expert more moons, but hard, which rolls its own seat out without a moon plan, scored less
+    #: with it in small duplicate runs against the hard before it (docs/players.md, Moons).
+    default_moon_safe_passes = False
