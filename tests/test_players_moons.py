@@ -126,6 +126,7 @@ def early_threat_view() -> SeatView:
 def test_an_early_moon_threat_shoots_in_the_worlds_that_deal_it_a_moon_hand(level: type[SearchPlayer]) -> None:
     view = early_threat_view()
     player = level(seed=1, worlds=200, time_budget=5.0)
+    player.early_threat_points = 2  # expert's (hard keeps its defence of before: none this early)
     decision = player.decide(view)
     assert 0 < player.last_early_share < 1
     assert f"East shoots in {player.last_early_share:.0%} of the worlds" in decision.reason

@@ -39,3 +39,5 @@ class ExpertPlayer(SearchPlayer):
     #: too beat hard by as much but cost about half a point a seat-deal against OpenSpiel's ISMCTS
     #: (docs/players.md, Ladder results; docs/tournaments.md, Against OpenSpiel's ISMCTS).
     default_opponent_policy = "medium"
+    #: The moon-safe pass searches more passes (those keeping A♥ K♥ Q♥ beside the dangerous ones).
+    max_pass_candidates = 20

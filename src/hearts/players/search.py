@@ -639,8 +639,8 @@ class SearchPlayer(MediumPlayer):
         parts += [_SHED + " ".join(shed), "keep " + " ".join(sym(c) for c in cards_of(top)) + " to stop a moon"]
         return CardSet(mask), "; ".join(parts)
 
-    #: Passes searched at most (medium's counts as one).
-    max_pass_candidates = 20
+    #: Passes searched at most (the reference pass counts as one).
+    max_pass_candidates = 12
 
     def pass_candidates(self, view: SeatView, base: CardSet) -> list[int]:
         """The passes worth searching: medium's, the combinations of the most dangerous cards, and
