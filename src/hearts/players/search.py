@@ -22,12 +22,12 @@ itself playing for the moon in the rollouts and keeps that plan when it scores b
 
 **Moon defence.** When one opponent has every point so far, the rollouts let that seat
 run for the moon and the defenders' rollout policy takes a heart off it, so the search
-values stopping it. Before it has four penalty cards (:attr:`SearchPlayer.threat_points`), from
-two, it runs only in the sampled worlds that dealt it a hand that could shoot (an early threat).
+values stopping it. For expert, before it has four penalty cards (:attr:`SearchPlayer.threat_points`),
+from two, it runs only in the sampled worlds that dealt it a hand that could shoot (an early threat).
 
-**Passing.** The pass is searched from a reference pass, medium's with A♥, K♥ and Q♥ kept, and
-the other seats play the moon-capable ``"medium-moon"`` in its rollouts, so that a pass which
-hands the receiver a moon pays for the moons it feeds.
+**Passing.** Expert searches its pass from a reference pass, medium's with A♥, K♥ and Q♥ kept,
+and the other seats play the moon-capable ``"medium-moon"`` in its rollouts, so that a pass which
+hands the receiver a moon pays for the moons it feeds (hard keeps medium's pass and model).
 
 **Inference (hard and expert).** The hard constraints (voids, passed cards) say where cards cannot
 be; how the other seats played says where they probably are. With ``inference`` (the default
@@ -245,8 +245,9 @@ class SearchPlayer(MediumPlayer):
     #: The compiled policy of the other seats in the pass search's rollouts; None: the
     #: :attr:`opponent_policy`. ``"medium-moon"``: a seat whose hand after the pass can shoot runs
     #: for the moon, so a pass that makes the receiver a moon hand (top hearts, the spades that
-    #: hold Q♠) pays for the moons it feeds. Under plain ``"medium"`` no seat ever shoots there,
-    #: and the search saw only what such a pass saves this seat.
+    #: hold Q♠) pays for the moons it feeds. Under plain ``"medium"`` no seat plays for the moon
+    #: there (it takes every point only by accident), and the search saw little beyond what such
+    #: a pass saves this seat. Hard sets ``None``.
     default_pass_opponent_policy: str | None = "medium-moon"
     #: Moon defence: an opponent holding every penalty card taken so far is the moon threat from
     #: this many of them (or Q♠ and two more); the rollouts then let it run for the moon.
