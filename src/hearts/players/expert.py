@@ -4,7 +4,9 @@ The search itself is :class:`hearts.players.search.SearchPlayer`, shared with ``
 level sets a larger budget and world cap, always searches its pass, and in its rollouts plays its
 own seat with the medium player's whole card play, its moon plan included
 (``rollout_policy="medium-moon"``), and the other seats with medium's play without it
-(``opponent_policy="medium"``, also inference's model of them).
+(``opponent_policy="medium"``, also inference's model of them). Against moons (issue 20) it
+passes from medium's pass with A♥ K♥ Q♥ kept, models the other seats with ``"medium-moon"`` in
+its pass search, and defends an early moon threat (docs/players.md, Moons).
 
 >>> p = ExpertPlayer(seed=1)
 >>> p.budget, p.max_worlds, p.rollout_policy, p.opponent_policy
@@ -39,3 +41,5 @@ class ExpertPlayer(SearchPlayer):
     #: too beat hard by as much but cost about half a point a seat-deal against OpenSpiel's ISMCTS
     #: (docs/players.md, Ladder results; docs/tournaments.md, Against OpenSpiel's ISMCTS).
     default_opponent_policy = "medium"
+    #: The moon-safe pass searches more passes (those keeping A♥ K♥ Q♥ beside the dangerous ones).
+    max_pass_candidates = 20

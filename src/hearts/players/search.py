@@ -22,7 +22,12 @@ itself playing for the moon in the rollouts and keeps that plan when it scores b
 
 **Moon defence.** When one opponent has every point so far, the rollouts let that seat
 run for the moon and the defenders' rollout policy takes a heart off it, so the search
-values stopping it.
+values stopping it. For expert, before it has four penalty cards (:attr:`SearchPlayer.threat_points`),
+from two, it runs only in the sampled worlds that dealt it a hand that could shoot (an early threat).
+
+**Passing.** Expert searches its pass from a reference pass, medium's with A♥, K♥ and Q♥ kept,
+and the other seats play the moon-capable ``"medium-moon"`` in its rollouts, so that a pass which
+hands the receiver a moon pays for the moons it feeds (hard keeps medium's pass and model).
 
 **Inference (hard and expert).** The hard constraints (voids, passed cards) say where cards cannot
 be; how the other seats played says where they probably are. With ``inference`` (the default
@@ -77,6 +82,11 @@ from hearts.players.sampling import LikelyHandsSampler
 #: The compiled policies a search can roll out with, by the names of :data:`hearts.fast.POLICIES`
 #: (which holds their codes).
 ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon")
+
+#: A♥, K♥ and Q♥: the hearts a moon needs and a defender stops one with.
+MOON_STOPPERS = sum(1 << c for c in (49, 50, 51))
+#: How the medium player's pass reason names the high cards it sheds.
+_SHED = "shed high cards "
 
 
 _COMPILED: object = None  # the loaded kernels module, None before the first use
@@ -232,6 +242,31 @@ class SearchPlayer(MediumPlayer):
     #: The compiled policy of the other seats in the rollouts, which also models them in
     #: inference (they are the seats whose plays it explains); None: :attr:`rollout_policy`.
     default_opponent_policy: str | None = None
+    #: The compiled policy of the other seats in the pass search's rollouts; None: the
+    #: :attr:`opponent_policy`. ``"medium-moon"``: a seat whose hand after the pass can shoot runs
+    #: for the moon, so a pass that makes the receiver a moon hand (top hearts, the spades that
+    #: hold Q♠) pays for the moons it feeds. Under plain ``"medium"`` no seat plays for the moon
+    #: there (it takes every point only by accident), and the search saw little beyond what such
+    #: a pass saves this seat. Hard sets ``None``.
+    default_pass_opponent_policy: str | None = "medium-moon"
+    #: Moon defence: an opponent holding every penalty card taken so far is the moon threat from
+    #: this many of them (or Q♠ and two more); the rollouts then let it run for the moon.
+    threat_points = 4
+    #: Early moon defence: before that, an opponent holding every penalty card taken so far, at
+    #: least this many of them (0: off), runs for the moon in the sampled worlds where the hand it
+    #: was dealt (its cards now and those it has played) has a moon strength of at least
+    #: :attr:`early_threat_strength`, and plays as the other seats do in the rest: a moon is
+    #: defended where the cards make it likely, not everywhere.
+    early_threat_points = 2
+    early_threat_strength = 0.5
+    #: Moon plan: the moon hand strength (:func:`~hearts.players.knowledge.moon_hand_strength`) from
+    #: which the search also evaluates its own moon line.
+    moon_plan_strength = 0.55
+    #: Whether the pass search also tries passes that keep the top hearts (:data:`MOON_STOPPERS`),
+    #: beside the combinations of the most dangerous cards, which mostly give them away.
+    default_moon_safe_passes = True
+    #: The cards a moon-safe pass keeps (:data:`MOON_STOPPERS`: A♥, K♥ and Q♥).
+    moon_safe_keeps = MOON_STOPPERS
 
     def __init__(
         self,
@@ -246,6 +281,8 @@ class SearchPlayer(MediumPlayer):
         inference: bool | None = None,
         rollout_policy: str | None = None,
         opponent_policy: str | None = None,
+        pass_opponent_policy: str | None = None,
+        moon_safe_passes: bool | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
         not the budget, ends the search the player is fully deterministic for a seed);
@@ -256,7 +293,9 @@ class SearchPlayer(MediumPlayer):
         :attr:`default_inference`); ``rollout_policy`` names the compiled
         rollout policy (default :attr:`default_rollout_policy`); ``opponent_policy`` the one of the other
         seats in the rollouts and in inference (default :attr:`default_opponent_policy`, else the
-        rollout policy)."""
+        rollout policy); ``pass_opponent_policy`` the one of the other seats in the pass search
+        (default :attr:`default_pass_opponent_policy`, else the opponent policy); ``moon_safe_passes``
+        adds passes that keep the top hearts to the pass search (default :attr:`default_moon_safe_passes`)."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -281,10 +320,20 @@ class SearchPlayer(MediumPlayer):
             (self.default_opponent_policy or self.rollout_policy) if opponent_policy is None else opponent_policy
         )
         self._opp_policy = _policy_code("opponent_policy", self.opponent_policy)
+        #: The compiled policy of the other seats in the pass search.
+        self.pass_opponent_policy = (
+            (self.default_pass_opponent_policy or self.opponent_policy)
+            if pass_opponent_policy is None
+            else pass_opponent_policy
+        )
+        self._pass_opp_policy = _policy_code("pass_opponent_policy", self.pass_opponent_policy)
+        self.moon_safe_passes = bool(self.default_moon_safe_passes if moon_safe_passes is None else moon_safe_passes)
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
         self.last_ess = 0.0
+        #: The share of the last search's worlds in which an early moon threat ran for the moon.
+        self.last_early_share = 0.0
         #: Figures of the last decision: worlds sampled and rollouts played.
         self.last_worlds = 0
         self.last_rollouts = 0
@@ -334,14 +383,22 @@ class SearchPlayer(MediumPlayer):
         if (
             self.moon_plan
             and k.moon_still_open_for_me()
-            and (moon_hand_strength(k.rules, k.hand) >= 0.55 or k.points[me] >= k.rules.moon_points // 2)
+            and (
+                moon_hand_strength(k.rules, k.hand) >= self.moon_plan_strength
+                or k.points[me] >= k.rules.moon_points // 2
+            )
         ):
             plans.append(1 << me)
-        threat = k.moon_threat(min_points=4)
+        threat = k.moon_threat(min_points=self.threat_points)
         defence = 1 << threat if threat >= 0 else 0
+        early = -1
+        if threat < 0 and self.early_threat_points:
+            early = k.moon_threat(min_points=self.early_threat_points)
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
-        vals, own, worlds, rollouts, weights = self._search(view, k, rng, cands, plans, defence, endgame, deadline)
+        vals, own, worlds, rollouts, weights = self._search(
+            view, k, rng, cands, plans, defence, endgame, deadline, early
+        )
         self.last_worlds = worlds
         self.last_rollouts = rollouts
         if weights is None:
@@ -370,14 +427,37 @@ class SearchPlayer(MediumPlayer):
             tail += f" weighted to {self.last_ess:.0f} by the plays seen"
         if runner is not None:
             tail += f", {sym(cands[runner])} {own[best_p][runner] / norm:.1f}"
+        if early >= 0:
+            if weights is not None:  # the share the means were taken over
+                self.last_early_share = sum(w for w, ran in zip(weights, self._early_runs, strict=True) if ran) / norm
+            tail += f"; {view.names[early]} shoots in {self.last_early_share:.0%} of the worlds"
         if plans[best_p]:
             return CARDS[card], f"moon plan: {sym(card)} ({tail})"
-        if threat >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
-            if card > k.winning_card and card // 13 == k.led_suit:
-                return CARDS[card], f"stop {view.names[threat]}'s moon: take the trick with {sym(card)} ({tail})"
+        # A card taking a trick with points off the threat stops its moon; for an early threat only
+        # where the worlds in which it shoots decided the card (without them it would not have won).
+        stopper = threat if threat >= 0 else early
+        if stopper >= 0 and view.trick.cards and (trick_points(k.rules, k.trick_mask) > 0 or k.trick_mask & HEARTS):
+            takes = card > k.winning_card and card // 13 == k.led_suit
+            if takes and (
+                threat >= 0 or (best_i != hint_i and not self._wins_without_moon(vals, best_i, hint_i, weights))
+            ):
+                return CARDS[card], f"stop {view.names[stopper]}'s moon: take the trick with {sym(card)} ({tail})"
         if best_i == hint_i:
             return CARDS[hint], f"{hint_why} ({tail})"
         return CARDS[card], f"{sym(card)} does best in the deals played out from here ({tail})"
+
+    def _wins_without_moon(
+        self, vals: list[list[list[float]]], best_i: int, hint_i: int, weights: list[float] | None
+    ) -> bool:
+        """Whether candidate ``best_i`` still clearly beats the hint's in the worlds of the last
+        search where the early moon threat did not shoot."""
+        keep = [i for i, ran in enumerate(self._early_runs) if not ran]
+        if len(keep) < 2:
+            return False
+        a = [vals[0][best_i][i] for i in keep]
+        b = [vals[0][hint_i][i] for i in keep]
+        w = None if weights is None else [weights[i] for i in keep]
+        return _clearly_better(a, b, self.prior_margin, w)
 
     #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
     #: and a batch is cut to what fits in the time left).
@@ -399,6 +479,7 @@ class SearchPlayer(MediumPlayer):
         defence: int,
         endgame: bool,
         deadline: float,
+        early: int = -1,
     ) -> tuple[list[list[list[float]]], list[list[float]], int, int, list[float] | None]:
         """Every candidate under every plan in sampled worlds, played out in compiled code
         (:func:`hearts.fast.kernels.search_worlds`): a batch of sampled worlds per call, several
@@ -406,7 +487,9 @@ class SearchPlayer(MediumPlayer):
         the same random numbers. Returns the utilities vals[plan][card][world], own points summed
         [plan][card], worlds, rollouts, and the worlds' weights (None: equal). With :attr:`inference`
         each world is weighted by how well the rollout policy explains the other seats' plays so
-        far in it (:func:`hearts.fast.kernels.play_log_likelihoods`)."""
+        far in it (:func:`hearts.fast.kernels.play_log_likelihoods`). ``early`` (-1: none) is an
+        early moon threat (:attr:`early_threat_points`): it runs for the moon, as ``defence`` does, in
+        the worlds where its dealt hand is strong enough; :attr:`last_early_share` is their share."""
         import numpy as np
 
         from hearts.fast.bridge import _rules_array_shared, state_array
@@ -421,6 +504,12 @@ class SearchPlayer(MediumPlayer):
             [[kern.POLICY_MOON if (plan | defence) >> s & 1 else seats[s] for s in range(n)] for plan in plans],
             dtype=np.int64,
         )
+        if early >= 0:
+            pol_run = pol.copy()
+            pol_run[:, early] = kern.POLICY_MOON
+            early_played = view.played_by()[early]
+        runs_total = 0
+        self._early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
         totals = np.array(view.totals, dtype=np.int64)
         reps = max(1, min(self.max_repeats, self.rollouts_per_world // (len(cands) * len(plans))))
@@ -444,7 +533,24 @@ class SearchPlayer(MediumPlayer):
             W = np.repeat(base[None, :], batch, axis=0)
             W[:, kern.S_HANDS : kern.S_HANDS + n] = sampled
             seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
-            scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+            if early >= 0:
+                # The worlds in which the early threat's dealt hand could shoot: there it runs.
+                runs = np.array(
+                    [
+                        kern.moon_strength(R, int(h) | early_played) >= self.early_threat_strength
+                        for h in sampled[:, early]
+                    ]
+                )
+                runs_total += int(runs.sum())
+                self._early_runs.extend(runs.tolist())
+                scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
+                for pick, rows in ((~runs, pol), (runs, pol_run)):
+                    if pick.any():
+                        scores[pick] = kern.search_worlds(
+                            W[pick], R, cards, rows, self.epsilon, seeds[pick], kern.CHOICE_BEST, totals
+                        )
+            else:
+                scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
@@ -462,6 +568,7 @@ class SearchPlayer(MediumPlayer):
             # overrun by at most about one world), up to world_batch.
             per_world = (now - began) / worlds
             batch = max(1, min(self.world_batch, int((deadline - now) / per_world)))
+        self.last_early_share = runs_total / worlds
         u = np.concatenate(chunks_u)  # [world, plan, card]
         mine = np.concatenate(chunks_own)
         weights = None
@@ -497,27 +604,70 @@ class SearchPlayer(MediumPlayer):
     # -- passing -----------------------------------------------------------------------
 
     def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
-        base, why = super().choose_pass(view)
+        base, why = self.reference_pass(view)
         self.last_worlds = self.last_rollouts = 0
         if not self.search_pass:
             return base, why
         return self._search_pass(view, base, why)
 
+    def reference_pass(self, view: SeatView) -> tuple[CardSet, str]:
+        """The rule-based pass the search must clearly beat, and why: medium's, except that with
+        :attr:`moon_safe_passes` (when moons count) the top hearts in it (:data:`MOON_STOPPERS`) are
+        kept and the next most dangerous cards passed instead. A top heart is what a receiver most
+        needs to shoot and what this seat stops a moon with; passing one feeds moons that the
+        search, whose other seats shoot only with a moon hand, sees too seldom to charge for."""
+        base, why = super().choose_pass(view)
+        top = base.mask & self.moon_safe_keeps
+        if not (top and self.moon_safe_passes and view.rules.moon.value != "disabled"):
+            return base, why
+        rules = view.rules
+        hand = view.hand.mask
+        spare = sorted(
+            (c for c in cards_of(hand & ~base.mask & ~self.moon_safe_keeps)),
+            key=lambda c: (-pass_danger(rules, hand, c), c),
+        )
+        swap = spare[: top.bit_count()]
+        if len(swap) < top.bit_count():
+            return base, why  # nothing else to pass
+        mask = base.mask & ~top
+        for c in swap:
+            mask |= 1 << c
+        # Medium names the top hearts among the high cards it sheds: name the cards shed instead.
+        gone = {sym(c) for c in cards_of(top)}
+        parts = [part for part in why.split("; ") if not part.startswith(_SHED)]
+        shed = [name for part in why.split("; ") if part.startswith(_SHED) for name in part[len(_SHED) :].split()]
+        shed = [name for name in shed if name not in gone] + [sym(c) for c in swap]
+        parts += [_SHED + " ".join(shed), "keep " + " ".join(sym(c) for c in cards_of(top)) + " to stop a moon"]
+        return CardSet(mask), "; ".join(parts)
+
+    #: Passes searched at most (the reference pass counts as one).
+    max_pass_candidates = 12
+
     def pass_candidates(self, view: SeatView, base: CardSet) -> list[int]:
-        """The passes worth searching: medium's, and the combinations of the most dangerous cards."""
+        """The passes worth searching: medium's, the combinations of the most dangerous cards, and
+        (with :attr:`moon_safe_passes`, when moons count) the combinations of the most dangerous
+        cards other than the top hearts, which a receiver needs to shoot and a defender to stop one."""
         rules = view.rules
         hand = view.hand.mask
         count = rules.pass_count
         ranked = sorted(cards_of(hand), key=lambda c: (-pass_danger(rules, hand, c), c))
-        pool = ranked[: min(len(ranked), count + 2)]
+        pools = [ranked[: count + 2]]
+        if self.moon_safe_passes and rules.moon.value != "disabled":
+            kept = [c for c in ranked if not self.moon_safe_keeps >> c & 1]
+            if len(kept) >= count and kept[:count] != pools[0][:count]:
+                pools.append(kept[: count + 2])
         out = [base.mask]
-        for combo in combinations(pool, count):
-            m = 0
-            for c in combo:
-                m |= 1 << c
-            if m not in out:
-                out.append(m)
-        return out[:12]
+        plain = MediumPlayer.choose_pass(self, view)[0].mask
+        if plain not in out:
+            out.append(plain)
+        for pool in pools:
+            for combo in combinations(pool, count):
+                m = 0
+                for c in combo:
+                    m |= 1 << c
+                if m not in out:
+                    out.append(m)
+        return out[: self.max_pass_candidates]
 
     def _search_pass(self, view: SeatView, base: CardSet, base_why: str) -> tuple[CardSet, str]:
         start = time.perf_counter()
@@ -541,7 +691,7 @@ class SearchPlayer(MediumPlayer):
         offset = int(kern.pass_offset(R, view.hand_number))
         cand_masks = np.array(cands, dtype=np.int64)
         no_card = np.array([-1], dtype=np.int64)
-        policies = np.array([self._seat_policies(n, me)], dtype=np.int64)
+        policies = np.array([[self._policy if s == me else self._pass_opp_policy for s in range(n)]], dtype=np.int64)
         totals = np.array(view.totals, dtype=np.int64)
         reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
         worlds = 0
@@ -576,13 +726,14 @@ class SearchPlayer(MediumPlayer):
         if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
             best = 0  # medium's pass (candidate 0) unless the search clearly beats it
         chosen = CardSet(cands[best])
+        plain = " ".join(c.symbol() for c in base)
         tail = f"{own[best] / worlds:.1f} pts expected over {worlds} deals"
         if cands[best] == base.mask:
             return chosen, f"{base_why} ({tail})"
         return (
             chosen,
-            f"pass {' '.join(c.symbol() for c in chosen)}: better than the plain pass in the deals played out"
-            f" ({tail}; {own[0] / worlds:.1f} for the plain pass)",
+            f"pass {' '.join(c.symbol() for c in chosen)}: better than {plain} in the deals played out"
+            f" ({tail}; {own[0] / worlds:.1f} for {plain})",
         )
 
     # -- every option valued, for a review (hearts.review) ------------------------------
