@@ -133,6 +133,7 @@ def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
         "smart": k.POLICY_SMART,
         "medium": k.POLICY_MEDIUM,
         "medium-moon": k.POLICY_MEDIUM_MOON,
+        "learned": k.POLICY_LEARNED,
     }
     assert set(ROLLOUT_POLICIES) <= set(POLICIES)
     assert HardPlayer(seed=1).rollout_policy == "medium"

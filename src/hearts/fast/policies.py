@@ -34,6 +34,11 @@ POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_car
 #: whose world hand can shoot plays for the moon unseen, and the others find out only from the
 #: points it takes, as they would at a real table
 POLICY_MEDIUM_MOON = 5
+#: The learned evaluation's card (:func:`hearts.fast.features.learned_card`) from what the seat knows
+#: in the world: its hand, the cards out, the cards taken, the trick, and the voids shown (those the
+#: rollout started with and those shown in it, never read off the world's hands). It needs the
+#: weights: :func:`hearts.fast.playout.play_out_with`; it passes as greedy does
+POLICY_LEARNED = 6
 
 # -- policies ------------------------------------------------------------------------------
 
@@ -278,6 +283,7 @@ def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
             and policy != POLICY_SMART
             and policy != POLICY_MEDIUM
             and policy != POLICY_MEDIUM_MOON
+            and policy != POLICY_LEARNED
         ) or (eps > 0.0 and np.random.random() < eps):
             c = random_card(left)
         else:

@@ -81,7 +81,11 @@ from hearts.players.sampling import LikelyHandsSampler
 
 #: The compiled policies a search can roll out with, by the names of :data:`hearts.fast.POLICIES`
 #: (which holds their codes).
-ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon")
+ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon", "learned")
+#: The rule-based cards a search keeps unless it finds one clearly better (``prior``): the medium
+#: player's, or the learned player's (the model's card, which is medium's unless the model values
+#: another ``margin`` points better).
+PRIORS = ("medium", "learned")
 
 #: A♥, K♥ and Q♥: the hearts a moon needs and a defender stops one with.
 MOON_STOPPERS = sum(1 << c for c in (49, 50, 51))
@@ -222,6 +226,8 @@ class SearchPlayer(MediumPlayer):
     world_cap = 1000
     #: Points (utility) by which a searched card must beat the rule-based choice to replace it.
     prior_margin = 1.0
+    #: The rule-based card when ``prior`` is not given (one of :data:`PRIORS`).
+    default_prior = "medium"
     #: Whether the pass is searched when ``search_pass`` is not given.
     default_search_pass = False
     #: Whether sampled worlds are weighted by how well they explain the plays seen when
@@ -283,6 +289,7 @@ class SearchPlayer(MediumPlayer):
         opponent_policy: str | None = None,
         pass_opponent_policy: str | None = None,
         moon_safe_passes: bool | None = None,
+        prior: str | None = None,
     ) -> None:
         """``worlds`` caps the sampled worlds per decision (default :attr:`world_cap`; when the cap,
         not the budget, ends the search the player is fully deterministic for a seed);
@@ -295,7 +302,9 @@ class SearchPlayer(MediumPlayer):
         seats in the rollouts and in inference (default :attr:`default_opponent_policy`, else the
         rollout policy); ``pass_opponent_policy`` the one of the other seats in the pass search
         (default :attr:`default_pass_opponent_policy`, else the opponent policy); ``moon_safe_passes``
-        adds passes that keep the top hearts to the pass search (default :attr:`default_moon_safe_passes`)."""
+        adds passes that keep the top hearts to the pass search (default :attr:`default_moon_safe_passes`);
+        ``prior`` names the rule-based card the search keeps unless another is clearly better
+        (:data:`PRIORS`, default :attr:`default_prior`)."""
         super().__init__(seed=seed, time_budget=time_budget)
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
@@ -320,6 +329,11 @@ class SearchPlayer(MediumPlayer):
             (self.default_opponent_policy or self.rollout_policy) if opponent_policy is None else opponent_policy
         )
         self._opp_policy = _policy_code("opponent_policy", self.opponent_policy)
+        # Inference explains the other seats' plays with a compiled model of them; the learned
+        # policy has none there, and medium's card is the model's card unless it saves its margin.
+        self._inferred_policy = _policy_code(
+            "opponent_policy", "medium" if self.opponent_policy == "learned" else self.opponent_policy
+        )
         #: The compiled policy of the other seats in the pass search.
         self.pass_opponent_policy = (
             (self.default_pass_opponent_policy or self.opponent_policy)
@@ -328,6 +342,19 @@ class SearchPlayer(MediumPlayer):
         )
         self._pass_opp_policy = _policy_code("pass_opponent_policy", self.pass_opponent_policy)
         self.moon_safe_passes = bool(self.default_moon_safe_passes if moon_safe_passes is None else moon_safe_passes)
+        #: The rule-based card's name (see :attr:`default_prior`).
+        self.prior = self.default_prior if prior is None else prior
+        if self.prior not in PRIORS:
+            raise ValueError(f"unknown prior {self.prior!r}: choose {' or '.join(map(repr, PRIORS))}")
+        self._learned: Any = None  # the learned player giving the prior or the model's weights
+        if self.prior == "learned" or "learned" in (
+            self.rollout_policy,
+            self.opponent_policy,
+            self.pass_opponent_policy,
+        ):
+            from hearts.players.learned import LearnedPlayer
+
+            self._learned = LearnedPlayer(seed=seed)
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
         #: The effective number of worlds behind the last weighted decision.
@@ -373,7 +400,7 @@ class SearchPlayer(MediumPlayer):
         if not legal & (legal - 1):
             return CARDS[legal.bit_length() - 1], "the only legal card"
         k = Knowledge.of(view)
-        hint, hint_why = self.play_from(k, legal)
+        hint, hint_why = self._learned.play_from(k, legal) if self.prior == "learned" else self.play_from(k, legal)
         cands = candidate_cards(k, legal)
         if len(cands) == 1:  # every legal card plays alike: no search, the rule-based card
             return CARDS[hint], f"{hint_why} (my legal cards are all alike)"
@@ -493,6 +520,7 @@ class SearchPlayer(MediumPlayer):
         import numpy as np
 
         from hearts.fast.bridge import _rules_array_shared, state_array
+        from hearts.players.learned import _voids
 
         kern = self.kernels
         rules = view.rules
@@ -512,6 +540,8 @@ class SearchPlayer(MediumPlayer):
         self._early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
         totals = np.array(view.totals, dtype=np.int64)
+        # The voids known now (the learned player's reading): what a learned rollout seat starts from.
+        voids = _voids(k) if self._learned is not None else 0
         reps = max(1, min(self.max_repeats, self.rollouts_per_world // (len(cands) * len(plans))))
         base: Any = None
         chunks_u: list[Any] = []
@@ -546,18 +576,16 @@ class SearchPlayer(MediumPlayer):
                 scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
                 for pick, rows in ((~runs, pol), (runs, pol_run)):
                     if pick.any():
-                        scores[pick] = kern.search_worlds(
-                            W[pick], R, cards, rows, self.epsilon, seeds[pick], kern.CHOICE_BEST, totals
-                        )
+                        scores[pick] = self._rollouts(W[pick], R, cards, rows, seeds[pick], totals, voids)
             else:
-                scores = kern.search_worlds(W, R, cards, pol, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+                scores = self._rollouts(W, R, cards, pol, seeds, totals, voids)
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
                 starts = sampled | played
                 chunks_logw.append(
                     kern.play_log_likelihoods(
-                        starts, R, plays, me, self._log_miss, self._log_lead_miss, self._opp_policy
+                        starts, R, plays, me, self._log_miss, self._log_lead_miss, self._inferred_policy
                     )
                 )
             worlds += batch
@@ -581,6 +609,16 @@ class SearchPlayer(MediumPlayer):
             own = mine.sum(axis=0)
         vals = [[u[:, p, i].tolist() for i in range(len(cands))] for p in range(len(plans))]
         return vals, own.tolist(), worlds, worlds * reps * len(cands) * len(plans), weights
+
+    def _rollouts(self, W: Any, R: Any, cards: Any, rows: Any, seeds: Any, totals: Any, voids: int) -> Any:
+        """:func:`hearts.fast.kernels.search_worlds_with` with this player's rollout settings: the
+        learned policy's weights when a seat plays it, knowing the voids ``voids`` shown so far."""
+        kern = self.kernels
+        model = kern.NO_WEIGHTS if self._learned is None else self._learned.model.weights
+        margin = 0.0 if self._learned is None else self._learned.model.margin
+        return kern.search_worlds_with(
+            W, R, cards, rows, self.epsilon, seeds, kern.CHOICE_BEST, totals, model, margin, voids
+        )
 
     @staticmethod
     def _utilities(view: SeatView, scores: Any, endgame: bool) -> Any:
@@ -709,7 +747,7 @@ class SearchPlayer(MediumPlayer):
                 R, np.array(dealt, dtype=np.int64), np.array(passes, dtype=np.int64), me, cand_masks, offset
             )
             seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
-            scores = kern.search_worlds(W, R, no_card, policies, self.epsilon, seeds, kern.CHOICE_BEST, totals)
+            scores = self._rollouts(W, R, no_card, policies, seeds, totals, 0)
             util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
             mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
             for i in range(len(cands)):
