@@ -30,9 +30,7 @@ def _mid_hand(seed: int, plays: int, rules: Rules | None = None) -> Game:
     return game
 
 
-@pytest.mark.parametrize(
-    "rules", [Rules.preset("no-passing"), Rules(players=3), Rules.preset("omnibus", players=5)]
-)
+@pytest.mark.parametrize("rules", [Rules.preset("no-passing"), Rules(players=3), Rules.preset("omnibus", players=5)])
 @pytest.mark.parametrize("mixed", [False, True])
 def test_the_learned_rollout_policy_plays_the_models_card(rules: Rules, mixed: bool) -> None:
     """Card for card, a learned seat of a compiled play-out plays what ``world_values`` gives from the
