@@ -49,6 +49,13 @@ the other seats in inference; ``rollout_policy="greedy"`` is ``kernels.greedy_ca
 against a plain-Python statement of the same policy kept in ``tests/greedy_reference.py``).
 ``opponent_policy`` gives the other seats a policy of their own (in the rollouts and as
 inference's model of them), the searching seat keeping ``rollout_policy``.
+``"learned"`` is the learned evaluation's card (``kernels.POLICY_LEARNED``, the ``learned``
+player's model from what the seat knows in the world, the voids known at the decision and those
+shown in the rollout; inference models a learned opponent with medium).
+
+**Prior.** The rule-based card the search keeps unless another is clearly better is medium's
+(``prior="medium"``) or the learned player's (``prior="learned"``: the model's card, medium's unless
+the model values another by its margin); the reason then says what the model made of it.
 
 ``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
 worlds and the ``"medium-moon"`` policy for its own seat (``kernels.medium_moon_card``: medium's
