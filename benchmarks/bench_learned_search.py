@@ -2,10 +2,12 @@
 today's settings, 2-against-2 duplicate, worlds fixed (``--worlds``; on a loaded machine time budgets
 say nothing), and the cost of a learned rollout against medium's.
 
-Variants (``--variant``): ``prior`` (the model's card is the rule-based card the search keeps),
-``own`` (the searching seat plays the model in the rollouts), ``all`` (every seat does), ``opp`` (the
-other seats do), ``prior+own``. ``--base`` gives the old side's options the same way (default: none,
-today's level); ``--base-worlds`` its worlds (equal-time comparisons: scale by the rollout cost).
+Variants (``--variant``): ``prior`` (the model's card is the rule-based card the search keeps);
+with medium's card as the prior, ``own`` (the searching seat plays the model in the rollouts),
+``all`` (every seat does) and ``opp`` (the other seats do); ``prior+own``; ``none``: the level's
+defaults. ``--base`` gives the old side's options the same way (default ``medium-prior``: the level
+as it was before the learned prior); ``--base-worlds`` its worlds (to compare at equal time, scale
+the worlds by the rollout cost that ``--cost`` prints).
 
     python benchmarks/bench_learned_search.py --level hard --variant prior --hands 200 --worlds 200
     python benchmarks/bench_learned_search.py --cost
@@ -28,9 +30,9 @@ VARIANTS: dict[str, dict[str, str]] = {
     "none": {},
     "prior": {"prior": "learned"},
     "medium-prior": {"prior": "medium"},
-    "own": {"rollout_policy": "learned"},
-    "all": {"rollout_policy": "learned", "opponent_policy": "learned"},
-    "opp": {"opponent_policy": "learned"},
+    "own": {"prior": "medium", "rollout_policy": "learned"},
+    "all": {"prior": "medium", "rollout_policy": "learned", "opponent_policy": "learned"},
+    "opp": {"prior": "medium", "opponent_policy": "learned"},
     "prior+own": {"prior": "learned", "rollout_policy": "learned"},
 }
 
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--level", choices=sorted(LEVELS), default="hard")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="prior")
-    ap.add_argument("--base", choices=sorted(VARIANTS), default="none")
+    ap.add_argument("--base", choices=sorted(VARIANTS), default="medium-prior")
     ap.add_argument("--hands", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--worlds", type=int, default=200)

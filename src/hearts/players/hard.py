@@ -29,3 +29,7 @@ class HardPlayer(SearchPlayer):
     default_moon_safe_passes = False
     default_pass_opponent_policy = None
     early_threat_points = 0
+    #: Hard keeps the learned player's card unless its search finds one clearly better: the model's
+    #: card as the prior beat medium's in a small duplicate run at fixed worlds (docs/players.md,
+    #: The learned model inside the search).
+    default_prior = "learned"
