@@ -78,7 +78,7 @@ def test_a_learned_seat_without_weights_is_refused() -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_the_learned_prior_is_the_models_card_and_says_so(seed: int) -> None:
     """With a margin nothing clears, the search keeps its prior: the model's card under
-    ``prior="learned"`` with the learned player's reason, medium's card under the default."""
+    ``prior="learned"`` with the learned player's reason, medium's card under ``prior="medium"``."""
     game = _mid_hand(seed, 2 + 5 * seed)
     view = game.view(game.hand.turn)
     legal = sum(1 << c for c in view.legal)
@@ -88,7 +88,7 @@ def test_the_learned_prior_is_the_models_card_and_says_so(seed: int) -> None:
     card, why = LearnedPlayer().play_from(k_, legal)
     medium, medium_why = MediumPlayer().play_from(k_, legal)
     decision = HardPlayer(seed=1, worlds=8, prior="learned", prior_margin=1e9).decide(view)
-    plain = HardPlayer(seed=1, worlds=8, prior_margin=1e9).decide(view)
+    plain = HardPlayer(seed=1, worlds=8, prior="medium", prior_margin=1e9).decide(view)
     if not decision.reason.startswith("stop "):  # a card that stops a moon is named so
         assert int(decision.move.card) == card and int(plain.move.card) == medium
         assert decision.reason.startswith(why + " (")
@@ -100,7 +100,7 @@ def test_the_learned_prior_is_the_models_card_and_says_so(seed: int) -> None:
 def test_an_unknown_prior_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown prior 'clever'"):
         HardPlayer(prior="clever")
-    assert HardPlayer(seed=1).prior == "medium"
+    assert HardPlayer(seed=1).prior == "learned"
 
 
 def test_the_learned_rollouts_change_what_the_search_sees() -> None:
