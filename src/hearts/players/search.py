@@ -371,6 +371,10 @@ class SearchPlayer(MediumPlayer):
         #: Figures of the last decision: worlds sampled and rollouts played.
         self.last_worlds = 0
         self.last_rollouts = 0
+        #: What the last decision's search measured, for :meth:`value_options`: a play's
+        #: (candidates, plans, defence, vals, own, worlds, weights), a pass's (candidates, vals, own,
+        #: worlds); None when nothing was searched.
+        self._last_figures: tuple[Any, ...] | None = None
 
     def _seat_policies(self, n: int, me: int) -> list[int]:
         """Each seat's compiled rollout policy: :attr:`rollout_policy` for ``me``, :attr:`opponent_policy` for the others."""
@@ -404,6 +408,7 @@ class SearchPlayer(MediumPlayer):
         for legal_card in view.legal:
             legal |= 1 << legal_card
         self.last_worlds = self.last_rollouts = 0
+        self._last_figures = None
         if not legal & (legal - 1):
             return CARDS[legal.bit_length() - 1], "the only legal card"
         k = Knowledge.of(view)
@@ -435,6 +440,7 @@ class SearchPlayer(MediumPlayer):
         )
         self.last_worlds = worlds
         self.last_rollouts = rollouts
+        self._last_figures = (cands, plans, defence, vals, own, worlds, weights)
         if weights is None:
             sums = [[sum(v) for v in row] for row in vals]
             norm = float(worlds)
@@ -651,6 +657,7 @@ class SearchPlayer(MediumPlayer):
     def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
         base, why = self.reference_pass(view)
         self.last_worlds = self.last_rollouts = 0
+        self._last_figures = None
         if not self.search_pass:
             return base, why
         return self._search_pass(view, base, why)
@@ -714,13 +721,19 @@ class SearchPlayer(MediumPlayer):
                     out.append(m)
         return out[: self.max_pass_candidates]
 
-    def _search_pass(self, view: SeatView, base: CardSet, base_why: str) -> tuple[CardSet, str]:
+    def _search_pass(
+        self, view: SeatView, base: CardSet, base_why: str, also: tuple[int, ...] = ()
+    ) -> tuple[CardSet, str]:
+        """The searched pass: every candidate (:meth:`pass_candidates`, and the passes ``also``, as
+        masks) played out in the same sampled deals; the reference pass ``base`` is kept unless
+        another clearly beats it."""
         start = time.perf_counter()
         rules = view.rules
         n = rules.players
         me = view.seat
         hand = view.hand.mask
         cands = self.pass_candidates(view, base)
+        cands += [m for m in also if m not in cands]
         rng = self.view_rng(view)
         deadline = start + self.budget * self.budget_share
         endgame = max(view.totals) + rules.moon_points >= rules.target
@@ -767,6 +780,7 @@ class SearchPlayer(MediumPlayer):
                 break
         self.last_worlds = worlds
         self.last_rollouts = worlds * len(cands) * reps
+        self._last_figures = (cands, vals, own, worlds)
         best = max(range(len(cands)), key=lambda i: sum(vals[i]))
         if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
             best = 0  # medium's pass (candidate 0) unless the search clearly beats it
@@ -786,63 +800,26 @@ class SearchPlayer(MediumPlayer):
     def value_options(self, view: SeatView, passes: tuple[CardSet, ...] = ()) -> Any:
         """This seat's decision now, made exactly as :meth:`decide` makes it (the same worlds, random
         numbers and choice), with the search's measure of every option kept: a
-        :class:`hearts.players.valuation.Valuation`. In the pass phase the pass is searched (whatever
-        :attr:`search_pass` says) and ``passes`` are valued beside the player's own candidates (a
-        review values the pass that was made). It listens to the one search the choice comes from
-        (wrapping :meth:`_search`, or :meth:`pass_candidates` and :meth:`_utilities` for a pass) rather
-        than running a second one, so the valuation and the choice cannot disagree. The wrappers
-        live on this instance for the call: a player valuing options decides nothing else meanwhile."""
+        :class:`hearts.players.valuation.Valuation`, built from the figures the one search behind
+        the choice left (so the valuation and the choice cannot disagree). In the pass phase the
+        pass is searched (whatever :attr:`search_pass` says) and ``passes`` are valued beside the
+        player's own candidates (a review values the pass that was made)."""
         from hearts.core import Phase
         from hearts.players.valuation import Valuation
 
-        seen: list[Any] = []
         if view.phase is Phase.PASS:
-            own_candidates, utilities, searching = self.pass_candidates, self._utilities, self.search_pass
-            extra = [p.mask for p in passes]
-
-            def candidates(v: SeatView, base: CardSet) -> list[int]:
-                out = own_candidates(v, base)
-                out += [m for m in extra if m not in out]
-                seen.append(out)
-                return out
-
-            def measured(v: SeatView, scores: Any, endgame: bool) -> Any:
-                u = utilities(v, scores, endgame)  # one world: [candidate, rollout]
-                seen.append((u.mean(axis=1).tolist(), scores[..., v.seat].mean(axis=1).tolist()))
-                return u
-
-            vars(self).update(pass_candidates=candidates, _utilities=measured)  # shadows the methods, this call only
-            self.search_pass = True
-            try:
-                chosen, reason = self.choose_pass(view)
-            finally:
-                del vars(self)["pass_candidates"], vars(self)["_utilities"]
-                self.search_pass = searching
-            masks, rows = seen[0], seen[1:]
-            if any(len(r[0]) != len(masks) for r in rows):
-                raise RuntimeError("the pass search's measure no longer comes one world at a time")
+            base, why = self.reference_pass(view)
+            chosen, reason = self._search_pass(view, base, why, tuple(p.mask for p in passes))
+            masks, vals, own, worlds = self._last_figures or ((), (), (), 0)
             return Valuation(
-                "pass", tuple(masks), chosen.mask, reason,
-                tuple(tuple(r[0][i] for r in rows) for i in range(len(masks))),
-                tuple(sum(r[1][i] for r in rows) / max(1, len(rows)) for i in range(len(masks))),
-                None, len(rows), (0,) * len(masks),
+                "pass", tuple(masks), chosen.mask, reason, tuple(tuple(v) for v in vals),
+                tuple(x / max(1, worlds) for x in own), None, worlds, (0,) * len(masks),
             )  # fmt: skip
-        search = self._search
-
-        def recording(v: SeatView, k: Knowledge, rng: random.Random, cands: list[int], plans: list[int], defence: int, *rest: Any) -> Any:  # fmt: skip
-            out = search(v, k, rng, cands, plans, defence, *rest)
-            seen.append((list(cands), list(plans), defence, out))
-            return out
-
-        vars(self)["_search"] = recording  # shadows the method, this call only
-        try:
-            played, reason = self.choose_play(view)
-        finally:
-            del vars(self)["_search"]
+        played, reason = self.choose_play(view)
         card = int(played)
-        if not seen:  # one legal card, or all alike: nothing was searched
+        if self._last_figures is None:  # one legal card, or all alike: nothing was searched
             return Valuation("play", (card,), card, reason, ((),), (0.0,), None, 0, (0,))
-        cands, plans, defence, (vals, own, worlds, _rollouts, weights) = seen[0]
+        cands, plans, defence, vals, own, worlds, weights = self._last_figures
         w = weights or [1.0] * worlds
         best_plan = [
             max(range(len(plans)), key=lambda p: sum(a * b for a, b in zip(w, vals[p][i], strict=True)))
