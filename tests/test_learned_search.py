@@ -12,6 +12,7 @@ from hearts.core import Game, Phase, Rules
 from hearts.fast import kernels as k
 from hearts.fast.bridge import rules_array, state_array
 from hearts.fast.selfplay import world_values
+from hearts.players.expert import ExpertPlayer
 from hearts.players.hard import HardPlayer
 from hearts.players.knowledge import Knowledge
 from hearts.players.learned import LearnedPlayer, _voids
@@ -101,6 +102,7 @@ def test_an_unknown_prior_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown prior 'clever'"):
         HardPlayer(prior="clever")
     assert HardPlayer(seed=1).prior == "learned"
+    assert ExpertPlayer(seed=1).prior == "medium"
 
 
 def test_the_learned_rollouts_change_what_the_search_sees() -> None:
