@@ -46,9 +46,9 @@ SPEEDS: dict[str, tuple[float, float]] = {
 }
 
 #: Levels from strongest to weakest: the fallback order when a requested level is not installed.
-LEVEL_ORDER = ("expert", "hard", "medium", "easy", "random")
+LEVEL_ORDER = ("expert", "hard", "learned", "medium", "easy", "random")
 #: Levels the project defines; asking for one that is not (yet) in LEVELS falls back instead of failing.
-KNOWN_LEVELS = ("random", "easy", "medium", "hard", "expert")
+KNOWN_LEVELS = ("random", "easy", "medium", "learned", "hard", "expert")
 
 SAVE_NAME = "tui-game.json"
 LAST_GAME_NAME = "last-game.json"
