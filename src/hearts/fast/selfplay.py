@@ -100,6 +100,23 @@ def add_sample(
 
 
 @njit
+def _trick_so_far(S: np.ndarray, n: int) -> tuple[int, int]:
+    """The trick's winning card so far and its seat in world ``S`` (0 and -1 before the lead)."""
+    if S[S_TRICK_LEN] > 0:
+        return trick_best(S, n)
+    return 0, -1
+
+
+@njit
+def _taken_so_far(S: np.ndarray, R: np.ndarray, seat: int, scratch: np.ndarray) -> float:
+    """:func:`relative` of the points each seat has taken so far in world ``S`` (``scratch`` holds them)."""
+    n = R[R_PLAYERS]
+    for s in range(n):
+        scratch[s] = _points(S[S_TAKEN + s], R)
+    return relative(scratch, n, seat)
+
+
+@njit
 def rollout_targets(
     S: np.ndarray,
     R: np.ndarray,
@@ -117,10 +134,7 @@ def rollout_targets(
     n = R[R_PLAYERS]
     turn = S[S_TURN]
     tl = S[S_TRICK_LEN]
-    if tl > 0:
-        w, w_seat = trick_best(S, n)
-    else:
-        w, w_seat = 0, -1
+    w, w_seat = _trick_so_far(S, n)
     hand = S[S_HANDS + turn]
     out = _out_of(S, n, turn)
     done = S[S_TRICKS_DONE]
@@ -154,10 +168,7 @@ def world_values(S: np.ndarray, R: np.ndarray, voids: int, W: np.ndarray, margin
     n = R[R_PLAYERS]
     turn = S[S_TURN]
     tl = S[S_TRICK_LEN]
-    if tl > 0:
-        w, w_seat = trick_best(S, n)
-    else:
-        w, w_seat = 0, -1
+    w, w_seat = _trick_so_far(S, n)
     return learned_values(
         R, S, S_TAKEN, turn, S[S_HANDS + turn], _out_of(S, n, turn), voids, S[S_TRICKS_DONE], legal_mask(S, R),
         tl, w, w_seat, S[S_TRICK_MASK], W, margin, values,
@@ -217,10 +228,7 @@ def play_hand(
     while S[S_TRICKS_DONE] < size:
         turn = S[S_TURN]
         tl = S[S_TRICK_LEN]
-        if tl > 0:
-            w, w_seat = trick_best(S, n)
-        else:
-            w, w_seat = 0, -1
+        w, w_seat = _trick_so_far(S, n)
         legal = legal_mask(S, R)
         hand = S[S_HANDS + turn]
         out = _out_of(S, n, turn)
@@ -239,17 +247,13 @@ def play_hand(
         else:
             card = world_values(S, R, voids, W, margin, values)
         if collect and choice and rollouts:
-            for s in range(n):
-                taken_points[s] = _points(S[S_TAKEN + s], R)
-            rollout_targets(S, R, voids, legal, relative(taken_points, n, turn), XtX, Xty, totals)
+            rollout_targets(S, R, voids, legal, _taken_so_far(S, R, turn, taken_points), XtX, Xty, totals)
         elif collect and choice:
             situation(R, S, S_TAKEN, turn, hand, out, voids, done, tl, w_seat, tmask, rec_A[records])
             prior = prior_card(R, S, S_TAKEN, turn, hand, out, voids, done, legal, tl, w, w_seat, tmask)
             rec_kind[records] = card_atoms(R, turn, hand, out, voids, tl, w, card, prior, rec_B[records])
             rec_seat[records] = turn
-            for s in range(n):
-                taken_points[s] = _points(S[S_TAKEN + s], R)
-            rec_base[records] = relative(taken_points, n, turn)
+            rec_base[records] = _taken_so_far(S, R, turn, taken_points)
             records += 1
         if tl > 0 and card // 13 != S[S_TRICK] // 13:
             voids |= 1 << (4 * turn + S[S_TRICK] // 13)
