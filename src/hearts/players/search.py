@@ -71,7 +71,6 @@ import math
 import random
 import threading
 import time
-from itertools import combinations
 from typing import Any
 
 from hearts.core import CARDS, Card, CardSet, HandState, Rules, SeatView
@@ -83,8 +82,11 @@ from hearts.players.knowledge import (
     sym,
     trick_points,
 )
-from hearts.players.medium import MediumPlayer, pass_danger
+from hearts.players.passing import MOON_STOPPERS, PassSearch
 from hearts.players.sampling import LikelyHandsSampler
+from hearts.players.valuation import clearly_better, representative
+
+__all__ = ["MOON_STOPPERS", "PRIORS", "ROLLOUT_POLICIES", "SearchPlayer", "candidate_cards", "compiled_kernels"]
 
 #: The compiled policies a search can roll out with, by the names of :data:`hearts.fast.POLICIES`
 #: (which holds their codes).
@@ -93,11 +95,6 @@ ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon", "learned")
 #: player's, or the learned player's (the model's card, which is medium's unless the model values
 #: another ``margin`` points better).
 PRIORS = ("medium", "learned")
-
-#: A♥, K♥ and Q♥: the hearts a moon needs and a defender stops one with.
-MOON_STOPPERS = sum(1 << c for c in (49, 50, 51))
-#: How the medium player's pass reason names the high cards it sheds.
-_SHED = "shed high cards "
 
 
 _COMPILED: object = None  # the loaded kernels module, None before the first use
@@ -157,32 +154,6 @@ def _load_kernels() -> Any:
     return kernels
 
 
-def _representative(cands: list[int], card: int) -> int:
-    """The index of the candidate that stands for ``card`` (the next one up its suit)."""
-    return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
-
-
-def _clearly_better(a: list[float], b: list[float], margin: float, weights: list[float] | None = None) -> bool:
-    """Whether outcomes ``a`` beat ``b`` (paired, world by world) by more than ``margin`` plus one
-    standard error of the mean difference (the weighted mean and its standard error over the
-    effective number of worlds when the worlds carry ``weights``)."""
-    n = len(a)
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    if weights is not None:
-        total = sum(weights)
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        ess = total * total / sum(w * w for w in weights)
-        if ess < 2:
-            return False  # one world carries nearly all the weight: too little evidence to move
-        return mean > margin + (var / (ess - 1)) ** 0.5
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean > margin
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > margin + (var / n) ** 0.5
-
-
 def candidate_cards(k: Knowledge, legal: int) -> list[int]:
     """The legal cards with equivalent ones merged: within a suit, cards with no card still out
     between them win and lose the same tricks. Penalty and bonus cards stay separate (points
@@ -219,7 +190,7 @@ def _policy_code(option: str, name: str) -> int:
     return POLICIES[name]
 
 
-class SearchPlayer(MediumPlayer):
+class SearchPlayer(PassSearch):
     """Monte Carlo search over sampled worlds (see the module docstring). Base of hard and expert."""
 
     name = "search"
@@ -255,13 +226,6 @@ class SearchPlayer(MediumPlayer):
     #: The compiled policy of the other seats in the rollouts, which also models them in
     #: inference (they are the seats whose plays it explains); None: :attr:`rollout_policy`.
     default_opponent_policy: str | None = None
-    #: The compiled policy of the other seats in the pass search's rollouts; None: the
-    #: :attr:`opponent_policy`. ``"medium-moon"``: a seat whose hand after the pass can shoot runs
-    #: for the moon, so a pass that makes the receiver a moon hand (top hearts, the spades that
-    #: hold Q♠) pays for the moons it feeds. Under plain ``"medium"`` no seat plays for the moon
-    #: there (it takes every point only by accident), and the search saw little beyond what such
-    #: a pass saves this seat. Hard sets ``None``.
-    default_pass_opponent_policy: str | None = "medium-moon"
     #: Moon defence: an opponent holding every penalty card taken so far is the moon threat from
     #: this many of them (or Q♠ and two more); the rollouts then let it run for the moon.
     threat_points = 4
@@ -275,11 +239,6 @@ class SearchPlayer(MediumPlayer):
     #: Moon plan: the moon hand strength (:func:`~hearts.players.knowledge.moon_hand_strength`) from
     #: which the search also evaluates its own moon line.
     moon_plan_strength = 0.55
-    #: Whether the pass search also tries passes that keep the top hearts (:data:`MOON_STOPPERS`),
-    #: beside the combinations of the most dangerous cards, which mostly give them away.
-    default_moon_safe_passes = True
-    #: The cards a moon-safe pass keeps (:data:`MOON_STOPPERS`: A♥, K♥ and Q♥).
-    moon_safe_keeps = MOON_STOPPERS
 
     def __init__(
         self,
@@ -453,8 +412,8 @@ class SearchPlayer(MediumPlayer):
         )
         # The rule-based choice is kept unless the search finds something clearly better: a
         # margin of prior_margin points plus one standard error of the paired difference.
-        hint_i = _representative(cands, hint)
-        if (best_p, best_i) != (0, hint_i) and not _clearly_better(
+        hint_i = representative(cands, hint)
+        if (best_p, best_i) != (0, hint_i) and not clearly_better(
             vals[best_p][best_i], vals[0][hint_i], self.prior_margin, weights
         ):
             best_p, best_i = 0, hint_i
@@ -497,7 +456,7 @@ class SearchPlayer(MediumPlayer):
         a = [vals[0][best_i][i] for i in keep]
         b = [vals[0][hint_i][i] for i in keep]
         w = None if weights is None else [weights[i] for i in keep]
-        return _clearly_better(a, b, self.prior_margin, w)
+        return clearly_better(a, b, self.prior_margin, w)
 
     #: Compiled search: worlds sampled per kernel call at most (the budget is checked between calls,
     #: and a batch is cut to what fits in the time left).
@@ -652,192 +611,11 @@ class SearchPlayer(MediumPlayer):
             value = value + np.where(over, np.where(mine_f == low, 40.0 / ties, -10.0 * below), 0.0)
         return value
 
-    # -- passing -----------------------------------------------------------------------
-
-    def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
-        base, why = self.reference_pass(view)
-        self.last_worlds = self.last_rollouts = 0
-        self._last_figures = None
-        if not self.search_pass:
-            return base, why
-        return self._search_pass(view, base, why)
-
-    def reference_pass(self, view: SeatView) -> tuple[CardSet, str]:
-        """The rule-based pass the search must clearly beat, and why: medium's, except that with
-        :attr:`moon_safe_passes` (when moons count) the top hearts in it (:data:`MOON_STOPPERS`) are
-        kept and the next most dangerous cards passed instead. A top heart is what a receiver most
-        needs to shoot and what this seat stops a moon with; passing one feeds moons that the
-        search, whose other seats shoot only with a moon hand, sees too seldom to charge for."""
-        base, why = super().choose_pass(view)
-        top = base.mask & self.moon_safe_keeps
-        if not (top and self.moon_safe_passes and view.rules.moon.value != "disabled"):
-            return base, why
-        rules = view.rules
-        hand = view.hand.mask
-        spare = sorted(
-            (c for c in cards_of(hand & ~base.mask & ~self.moon_safe_keeps)),
-            key=lambda c: (-pass_danger(rules, hand, c), c),
-        )
-        swap = spare[: top.bit_count()]
-        if len(swap) < top.bit_count():
-            return base, why  # nothing else to pass
-        mask = base.mask & ~top
-        for c in swap:
-            mask |= 1 << c
-        # Medium names the top hearts among the high cards it sheds: name the cards shed instead.
-        gone = {sym(c) for c in cards_of(top)}
-        parts = [part for part in why.split("; ") if not part.startswith(_SHED)]
-        shed = [name for part in why.split("; ") if part.startswith(_SHED) for name in part[len(_SHED) :].split()]
-        shed = [name for name in shed if name not in gone] + [sym(c) for c in swap]
-        parts += [_SHED + " ".join(shed), "keep " + " ".join(sym(c) for c in cards_of(top)) + " to stop a moon"]
-        return CardSet(mask), "; ".join(parts)
-
-    #: Passes searched at most (the reference pass counts as one).
-    max_pass_candidates = 12
-
-    def pass_candidates(self, view: SeatView, base: CardSet) -> list[int]:
-        """The passes worth searching: medium's, the combinations of the most dangerous cards, and
-        (with :attr:`moon_safe_passes`, when moons count) the combinations of the most dangerous
-        cards other than the top hearts, which a receiver needs to shoot and a defender to stop one."""
-        rules = view.rules
-        hand = view.hand.mask
-        count = rules.pass_count
-        ranked = sorted(cards_of(hand), key=lambda c: (-pass_danger(rules, hand, c), c))
-        pools = [ranked[: count + 2]]
-        if self.moon_safe_passes and rules.moon.value != "disabled":
-            kept = [c for c in ranked if not self.moon_safe_keeps >> c & 1]
-            if len(kept) >= count and kept[:count] != pools[0][:count]:
-                pools.append(kept[: count + 2])
-        out = [base.mask]
-        plain = MediumPlayer.choose_pass(self, view)[0].mask
-        if plain not in out:
-            out.append(plain)
-        for pool in pools:
-            for combo in combinations(pool, count):
-                m = 0
-                for c in combo:
-                    m |= 1 << c
-                if m not in out:
-                    out.append(m)
-        return out[: self.max_pass_candidates]
-
-    def _search_pass(
-        self, view: SeatView, base: CardSet, base_why: str, also: tuple[int, ...] = ()
-    ) -> tuple[CardSet, str]:
-        """The searched pass: every candidate (:meth:`pass_candidates`, and the passes ``also``, as
-        masks) played out in the same sampled deals; the reference pass ``base`` is kept unless
-        another clearly beats it."""
-        start = time.perf_counter()
-        rules = view.rules
-        n = rules.players
-        me = view.seat
-        hand = view.hand.mask
-        cands = self.pass_candidates(view, base)
-        cands += [m for m in also if m not in cands]
-        rng = self.view_rng(view)
-        deadline = start + self.budget * self.budget_share
-        endgame = max(view.totals) + rules.moon_points >= rules.target
-        vals: list[list[float]] = [[] for _ in cands]
-        own = [0.0] * len(cands)
-        unseen = cards_of(rules.in_play & ~hand)
-        kern = self.kernels
-        import numpy as np
-
-        from hearts.fast.bridge import _rules_array_shared
-
-        R = _rules_array_shared(rules)
-        offset = int(kern.pass_offset(R, view.hand_number))
-        cand_masks = np.array(cands, dtype=np.int64)
-        no_card = np.array([-1], dtype=np.int64)
-        policies = np.array([[self._policy if s == me else self._pass_opp_policy for s in range(n)]], dtype=np.int64)
-        totals = np.array(view.totals, dtype=np.int64)
-        reps = max(1, min(self.max_repeats, self.rollouts_per_world // len(cands)))
-        worlds = 0
-        while True:
-            rng.shuffle(unseen)
-            dealt = [0] * n
-            others = [s for s in range(n) if s != me]
-            for j, c in enumerate(unseen):
-                dealt[others[j % (n - 1)]] |= 1 << c
-            dealt[me] = hand
-            passes = [_quick_pass(rules, dealt[s]) for s in range(n)]
-            # Each candidate pass's position is one row; every row meets the same random numbers.
-            row_seeds = [rng.getrandbits(31) for _ in range(reps)]
-            W = kern.pass_positions(
-                R, np.array(dealt, dtype=np.int64), np.array(passes, dtype=np.int64), me, cand_masks, offset
-            )
-            seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
-            scores = self._rollouts(W, R, no_card, policies, seeds, totals, 0)
-            util = self._utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
-            mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
-            for i in range(len(cands)):
-                vals[i].append(float(util[i]))
-                own[i] += float(mine_pts[i])
-            worlds += 1
-            if worlds >= self.max_worlds:
-                break
-            if time.perf_counter() >= deadline:
-                break
-        self.last_worlds = worlds
-        self.last_rollouts = worlds * len(cands) * reps
-        self._last_figures = (cands, vals, own, worlds)
-        best = max(range(len(cands)), key=lambda i: sum(vals[i]))
-        if best and not _clearly_better(vals[best], vals[0], self.prior_margin):
-            best = 0  # medium's pass (candidate 0) unless the search clearly beats it
-        chosen = CardSet(cands[best])
-        plain = " ".join(c.symbol() for c in base)
-        tail = f"{own[best] / worlds:.1f} pts expected over {worlds} deals"
-        if cands[best] == base.mask:
-            return chosen, f"{base_why} ({tail})"
-        return (
-            chosen,
-            f"pass {' '.join(c.symbol() for c in chosen)}: better than {plain} in the deals played out"
-            f" ({tail}; {own[0] / worlds:.1f} for {plain})",
-        )
-
     # -- every option valued, for a review (hearts.review) ------------------------------
 
     def value_options(self, view: SeatView, passes: tuple[CardSet, ...] = ()) -> Any:
-        """This seat's decision now, made exactly as :meth:`decide` makes it (the same worlds, random
-        numbers and choice), with the search's measure of every option kept: a
-        :class:`hearts.players.valuation.Valuation`, built from the figures the one search behind
-        the choice left (so the valuation and the choice cannot disagree). In the pass phase the
-        pass is searched (whatever :attr:`search_pass` says) and ``passes`` are valued beside the
-        player's own candidates (a review values the pass that was made)."""
-        from hearts.core import Phase
-        from hearts.players.valuation import Valuation
+        """This seat's decision now, made exactly as :meth:`decide` makes it, with the search's
+        measure of every option kept (:func:`hearts.players.valuation.value_options`)."""
+        from hearts.players.valuation import value_options
 
-        if view.phase is Phase.PASS:
-            base, why = self.reference_pass(view)
-            chosen, reason = self._search_pass(view, base, why, tuple(p.mask for p in passes))
-            masks, vals, own, worlds = self._last_figures or ((), (), (), 0)
-            return Valuation(
-                "pass", tuple(masks), chosen.mask, reason, tuple(tuple(v) for v in vals),
-                tuple(x / max(1, worlds) for x in own), None, worlds, (0,) * len(masks),
-            )  # fmt: skip
-        played, reason = self.choose_play(view)
-        card = int(played)
-        if self._last_figures is None:  # one legal card, or all alike: nothing was searched
-            return Valuation("play", (card,), card, reason, ((),), (0.0,), None, 0, (0,))
-        cands, plans, defence, vals, own, worlds, weights = self._last_figures
-        w = weights or [1.0] * worlds
-        best_plan = [
-            max(range(len(plans)), key=lambda p: sum(a * b for a, b in zip(w, vals[p][i], strict=True)))
-            for i in range(len(cands))
-        ]
-        return Valuation(
-            "play", tuple(cands), card, reason,
-            tuple(tuple(vals[p][i]) for i, p in enumerate(best_plan)),
-            tuple(own[p][i] / sum(w) for i, p in enumerate(best_plan)),
-            None if weights is None else tuple(weights), worlds,
-            tuple(plans[p] for p in best_plan), defence.bit_length() - 1,
-        )  # fmt: skip
-
-
-def _quick_pass(rules: Rules, hand: int) -> int:
-    """The other seats' pass in a pass search: the most dangerous cards by medium's measure."""
-    ranked = sorted(cards_of(hand), key=lambda c: -pass_danger(rules, hand, c))
-    m = 0
-    for c in ranked[: rules.pass_count]:
-        m |= 1 << c
-    return m
+        return value_options(self, view, passes)

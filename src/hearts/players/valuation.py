@@ -1,6 +1,7 @@
-"""A search player's valuation of every option of one decision, kept for a review.
+"""A search player's valuation of every option of one decision, and the paired statistics the
+search decides by.
 
-:meth:`hearts.players.search.SearchPlayer.value_options` answers a decision exactly as the player
+:func:`value_options` (:meth:`hearts.players.search.SearchPlayer.value_options`) answers a decision exactly as the player
 would (the same worlds, the same random numbers, the same choice) and keeps what its search
 measured: for each option (a card, with the cards that play alike merged, or a pass) its
 utility in every sampled world and its mean own points. The statistics a review needs are
@@ -8,15 +9,61 @@ here: the weighted mean of an option and the standard error of the paired differ
 options (paired, world by world: every option met the same worlds and rollout random numbers,
 so the noise common to both cancels).
 
+The search keeps its rule-based choice unless another option is :func:`clearly_better`: by a
+margin plus one standard error of the paired difference (:func:`paired_difference`), the same
+statistic a review's costs are judged on (:meth:`Valuation.diff_se`).
+
 >>> v = Valuation("play", (1, 2), 1, "why", ((1.0, 3.0), (0.0, 2.0)), (2.0, 3.0), None, 2, (0, 0))
 >>> v.mean(0), v.mean(1), v.diff_se(0, 1)
 (2.0, 1.0, 0.0)
+>>> clearly_better([3.0, 5.0, 4.0], [1.0, 2.0, 2.0], margin=1.0), clearly_better([3.0, 0.0], [1.0, 2.0], margin=0.0)
+(True, False)
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from typing import Any
+
+from hearts.core import CardSet, Phase, SeatView
+
+
+def paired_difference(
+    a: list[float] | tuple[float, ...], b: list[float] | tuple[float, ...], weights: Any = None
+) -> tuple[float, float, float]:
+    """The mean of ``a - b`` world by world (weighted when the worlds carry ``weights``), its
+    standard error, and the effective number of worlds behind it (the standard error is 0 with
+    fewer than 2 worlds, and uses at least one degree of freedom when the weights pile on one)."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    if weights is None:
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, 0.0, float(n)
+        return mean, (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5, float(n)
+    total = sum(weights)
+    mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+    var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+    ess = total * total / sum(w * w for w in weights)
+    return mean, (var / max(ess - 1.0, 1.0)) ** 0.5, ess
+
+
+def clearly_better(a: list[float], b: list[float], margin: float, weights: list[float] | None = None) -> bool:
+    """Whether outcomes ``a`` beat ``b`` (paired, world by world) by more than ``margin`` plus one
+    standard error of the mean difference (:func:`paired_difference`). Worlds whose weights pile on
+    fewer than two effective worlds are too little evidence to move."""
+    mean, se, ess = paired_difference(a, b, weights)
+    if weights is not None and ess < 2:
+        return False
+    return mean > margin + se
+
+
+def representative(cands: tuple[int, ...] | list[int], card: int) -> int:
+    """The index of the candidate that stands for ``card``: itself, or the next candidate up its
+    suit (a search merges the cards that play alike into the highest of them)."""
+    return min((i for i, r in enumerate(cands) if r // 13 == card // 13 and r >= card), key=lambda i: cands[i])
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +88,7 @@ class Valuation:
         if self.kind == "play" and len(self.options) == 1:  # nothing searched: every legal card alike
             return 0
         if self.kind == "play":  # a card merged with others: the next candidate up its suit
-            return min(
-                (i for i, c in enumerate(self.options) if c // 13 == option // 13 and c >= option),
-                key=lambda i: self.options[i],
-            )
+            return representative(self.options, option)
         raise ValueError(f"option {option} was not valued")
 
     def mean(self, i: int) -> float:
@@ -66,17 +110,40 @@ class Valuation:
 
     def diff_se(self, i: int, j: int) -> float:
         """The standard error of mean(i) - mean(j), paired world by world (0 with fewer than 2 worlds)."""
-        a, b = self.values[i], self.values[j]
-        n = len(a)
-        if n < 2 or i == j:
+        if i == j:
             return 0.0
-        diffs = [x - y for x, y in zip(a, b, strict=True)]
-        if self.weights is None:
-            m = sum(diffs) / n
-            return math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n)
-        w = self.weights
-        total = sum(w)
-        m = sum(wi * d for wi, d in zip(w, diffs, strict=True)) / total
-        var = sum(wi * (d - m) ** 2 for wi, d in zip(w, diffs, strict=True)) / total
-        # One effective world or fewer (the weights pile on one): the spread of a single world.
-        return math.sqrt(var / max(self.effective_worlds - 1.0, 1.0))
+        return paired_difference(self.values[i], self.values[j], self.weights)[1]
+
+
+def value_options(player: Any, view: SeatView, passes: tuple[CardSet, ...] = ()) -> Valuation:
+    """A search ``player``'s decision now, made exactly as its ``decide`` makes it (the same worlds, random
+    numbers and choice), with the search's measure of every option kept: a
+    :class:`hearts.players.valuation.Valuation`, built from the figures the one search behind
+    the choice left (so the valuation and the choice cannot disagree). In the pass phase the
+    pass is searched (whatever :attr:`search_pass` says) and ``passes`` are valued beside the
+    player's own candidates (a review values the pass that was made)."""
+    if view.phase is Phase.PASS:
+        base, why = player.reference_pass(view)
+        chosen, reason = player._search_pass(view, base, why, tuple(p.mask for p in passes))
+        masks, vals, own, worlds = player._last_figures or ((), (), (), 0)
+        return Valuation(
+            "pass", tuple(masks), chosen.mask, reason, tuple(tuple(v) for v in vals),
+            tuple(x / max(1, worlds) for x in own), None, worlds, (0,) * len(masks),
+        )  # fmt: skip
+    played, reason = player.choose_play(view)
+    card = int(played)
+    if player._last_figures is None:  # one legal card, or all alike: nothing was searched
+        return Valuation("play", (card,), card, reason, ((),), (0.0,), None, 0, (0,))
+    cands, plans, defence, vals, own, worlds, weights = player._last_figures
+    w = weights or [1.0] * worlds
+    best_plan = [
+        max(range(len(plans)), key=lambda p: sum(a * b for a, b in zip(w, vals[p][i], strict=True)))
+        for i in range(len(cands))
+    ]
+    return Valuation(
+        "play", tuple(cands), card, reason,
+        tuple(tuple(vals[p][i]) for i, p in enumerate(best_plan)),
+        tuple(own[p][i] / sum(w) for i, p in enumerate(best_plan)),
+        None if weights is None else tuple(weights), worlds,
+        tuple(plans[p] for p in best_plan), defence.bit_length() - 1,
+    )  # fmt: skip
