@@ -36,8 +36,10 @@ played in parts, each a ``hearts tournament`` of its own seed, and pooled deal b
     hearts tournament --players expert,hard --hands 100 --games 0 --seed 2 --jobs 2 --json part2.json
     python benchmarks/bench_ladder.py --pool part1.json part2.json
 
-``--paired OTHER...`` compares two versions of a rung on the same deals: the pooled parts against
-earlier parts of the same seeds (another version of the upper level, say), deal by deal::
+``--paired OTHER...`` compares two players by their results against one opponent on the same deals:
+the pooled parts against other parts of the same seeds, deal by deal: another version of the upper
+level under its name, or another player against the same opponent (``expert`` against the hunter
+here, the frozen ``old-expert`` against it there)::
 
     python benchmarks/bench_ladder.py --pool new/*.json.gz --paired old/*.json.gz
 
@@ -274,29 +276,49 @@ def pool(parts: list[dict[str, Any]], names: list[str] | None = None) -> dict[st
 
 
 def paired(parts: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[str, Any]:
-    """The upper player's payoff in ``parts`` minus its payoff in ``others``, deal by deal, over the
-    deals both played (the same seed and deal number: the same cards), with its 95% interval.
+    """One player's payoff in ``parts`` minus another's (or another version's) in ``others``, deal by
+    deal, over the deals both played (the same seed and deal number: the same cards), with its 95%
+    interval: two players compared by their results against the same opponent.
 
-    Both sets must be of one rung (the same labels, rules and budget); the upper player may be
-    another version under the same name, which is what the comparison is for."""
+    Both sets must be of one rung's conditions (rules, seats and budget) and share an opponent: the
+    same two labels (the upper player, another version under the same name), or one label in common
+    (the opponent), the compared players being the others (``expert`` against the hunter in
+    ``parts``, ``old-expert`` against the hunter in ``others``)."""
     check_parts(others, [f"part {i + 1} to compare with" for i in range(len(others))])
-    first = parts[0]["config"]
+    first, second = parts[0]["config"], others[0]["config"]
     for key in RUNG_KEYS:
-        if others[0]["config"][key] != first[key]:
-            raise PoolError(f"the parts to compare with have other {key}: {others[0]['config'][key]!r}")
-    upper = first["labels"][0]
+        if key != "labels" and second[key] != first[key]:
+            raise PoolError(f"the parts to compare with have other {key}: {second[key]!r}")
+    if first["labels"] == second["labels"]:
+        mine_label = theirs_label = first["labels"][0]
+    else:
+        shared = [label for label in first["labels"] if label in second["labels"]]
+        if len(shared) != 1:
+            raise PoolError(
+                f"the parts to compare with are {' and '.join(second['labels'])}, these {' and '.join(first['labels'])}: "
+                "pair runs against the same opponent"
+            )
+        mine_label = next(label for label in first["labels"] if label != shared[0])
+        theirs_label = next(label for label in second["labels"] if label != shared[0])
 
-    def by_deal(runs: list[dict[str, Any]]) -> dict[tuple[int, int], float]:
+    def by_deal(runs: list[dict[str, Any]], label: str) -> dict[tuple[int, int], float]:
         return {
-            (run["config"]["seed"], i): x for run in runs for i, x in enumerate(run["players"][upper]["payoff_by_deal"])
+            (run["config"]["seed"], i): x for run in runs for i, x in enumerate(run["players"][label]["payoff_by_deal"])
         }
 
-    mine, theirs = by_deal(parts), by_deal(others)
+    mine, theirs = by_deal(parts, mine_label), by_deal(others, theirs_label)
     common = sorted(mine.keys() & theirs.keys())
     if len(common) < 2:
         raise PoolError(f"only {len(common)} deal(s) in common: pair parts of the same seeds")
     est = mean_ci([mine[key] - theirs[key] for key in common])
-    return {"deals": est.n, "difference": est.mean, "ci_low": est.low, "ci_high": est.high}
+    return {
+        "deals": est.n,
+        "difference": est.mean,
+        "ci_low": est.low,
+        "ci_high": est.high,
+        "player": mine_label,
+        "compared_with": theirs_label,
+    }
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
@@ -430,8 +452,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.paired:
             d = row["paired"]
             print(
-                f"paired with {len(args.paired)} other part(s) over {d['deals']} common deals: "
-                f"{d['difference']:+.2f} [{d['ci_low']:+.2f}, {d['ci_high']:+.2f}] per seat-deal"
+                f"{d['player']} here minus {d['compared_with']} in the {len(args.paired)} other part(s), over "
+                f"{d['deals']} common deals: {d['difference']:+.2f} [{d['ci_low']:+.2f}, {d['ci_high']:+.2f}] per seat-deal"
             )
         return status
     if args.merge:

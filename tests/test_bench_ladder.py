@@ -112,10 +112,25 @@ def test_paired_compares_the_same_deals_deal_by_deal(ladder: ModuleType, parts: 
     assert ladder.paired([better], [parts[1]])["difference"] == pytest.approx(1.0)
     with pytest.raises(ladder.PoolError, match="0 deal"):
         ladder.paired([parts[0]], [parts[1]])
-    with pytest.raises(ladder.PoolError, match="other labels"):
-        ladder.paired([parts[0]], [part(1, players=("medium", "random"))])
+    with pytest.raises(ladder.PoolError, match="against the same opponent"):
+        ladder.paired([parts[0]], [part(1, players=("medium", "hunter"))])
+    with pytest.raises(ladder.PoolError, match="other rules"):
+        other_rules = json.loads(json.dumps(parts[1]))
+        other_rules["config"]["rules"] = {**other_rules["config"]["rules"], "players": 3}
+        ladder.paired([again], [other_rules])
     with pytest.raises(ladder.PoolError, match="seed 2 again"):  # the other set is checked as a pool is
         ladder.paired([again], [parts[1], parts[1]])
+
+
+def test_paired_compares_two_players_against_one_opponent(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    """Another player against the same opponent on the same deals (a new level against the frozen
+    one, each against the hunter): the compared players are those the two sets do not share."""
+    rival = part(1, players=("random", "medium"))  # medium against random on seed 1's cards, listed second
+    result = ladder.paired([parts[0]], [rival])
+    assert (result["player"], result["compared_with"], result["deals"]) == ("easy", "medium", 3)
+    easy = parts[0]["players"]["easy"]["payoff_by_deal"]
+    medium = rival["players"]["medium"]["payoff_by_deal"]
+    assert result["difference"] == pytest.approx(mean_ci([a - b for a, b in zip(easy, medium, strict=True)]).mean)
 
 
 def test_moon_balance_is_made_minus_allowed_deal_by_deal(ladder: ModuleType) -> None:
