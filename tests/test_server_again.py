@@ -63,6 +63,41 @@ def test_a_finished_hand_is_dealt_again_at_a_practice_table(client: TestClient) 
     assert history[again["id"]]["practice"] is True
 
 
+def test_a_deal_played_again_keeps_the_computers_passes_across_a_restart(tmp_path: Any, monkeypatch: Any) -> None:
+    """The server stops before the new table's computers pass; the next server resumes the table and
+    they pass what their seats passed in the original hand."""
+    from hearts.server.app import create_app
+    from hearts.server.driver import SeatDriver
+
+    url = f"sqlite:///{tmp_path / 'hearts.db'}"
+    with TestClient(create_app(url, pause=0)) as client:
+        table = new_table(client, ["human", "random", "random", "random"])
+        tid, token = table["id"], table["seats"][0]["token"]
+        with seated(client, {"seats": table["seats"][:1], "watch_token": table["watch_token"]}, watch=False) as (
+            seats,
+            _,
+        ):
+            play_hand(seats[0], random.Random(5))
+        first = client.get(f"/api/tables/{tid}/hands/1").json()
+        with monkeypatch.context() as held:  # the new table's computers are not asked before the stop
+            held.setattr(SeatDriver, "kick", lambda self: None)
+            r = client.post(f"/api/tables/{tid}/hands/1/again", json={}, headers={"X-Hearts-Token": token})
+        assert r.status_code == 200, r.text
+        again = r.json()
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        stored = storage.load_table(again["id"])
+        assert stored is not None and stored.actions == []  # nobody has passed
+    with TestClient(create_app(url, pause=0)) as client:
+        with seated(client, {"seats": again["seats"][:1], "watch_token": again["watch_token"]}, watch=False) as (
+            seats,
+            _,
+        ):
+            play_hand(seats[0], random.Random(6), passing=first["seats"][0]["passed"])
+        replayed = client.get(f"/api/tables/{again['id']}/hands/1").json()
+    for old, new in zip(first["seats"], replayed["seats"], strict=True):
+        assert new["passed"] == old["passed"] and new["received"] == old["received"]
+
+
 def test_play_again_refuses_bad_input_in_words(client: TestClient) -> None:
     table = new_table(client, ["human", "random", "random", "random"])
     tid = table["id"]
