@@ -5,6 +5,7 @@ for anyone once it is over, and kept."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -155,13 +156,20 @@ def test_a_seat_reviews_its_finished_hand_in_the_background(tmp_path: Any) -> No
 
 
 def test_once_the_game_is_over_anyone_reviews_any_seat(tmp_path: Any) -> None:
+    check_a_review_is_kept(f"sqlite:///{tmp_path / 'hearts.db'}")
+
+
+def check_a_review_is_kept(url: str) -> None:
+    """Once a game on the database at ``url`` is over anyone reviews any seat; the review is stored,
+    answered at once by the next server on the same database, and replaced (never added to) when it
+    is made again with other settings (also run on PostgreSQL by test_server_postgres.py)."""
     import time
 
     from tests.test_server import play_game
 
     from hearts.server.app import create_app
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0, review_worlds=4)) as client:
+    with TestClient(create_app(url, pause=0, review_worlds=4)) as client:
         table = new_table(client, ["human"] * 4, preset="short", seed=3)
         with seated(client, table, watch=False) as (seats, _):
             play_game(seats, random.Random(3))
@@ -173,3 +181,29 @@ def test_once_the_game_is_over_anyone_reviews_any_seat(tmp_path: Any) -> None:
             time.sleep(0.2)
             answer = client.post(path, json={"seat": 2}).json()
         assert answer["status"] == "done" and answer["review"]["seat"] == 2, answer
+    with TestClient(create_app(url, pause=0, review_worlds=4)) as client:
+        assert client.post(path, json={"seat": 2}).json() == answer  # from the database, at the first ask
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        tid = table["id"]
+        rows = review_rows(storage, tid)
+        assert [(n, s) for n, s, _, _ in rows] == [(0, 2)] and json.loads(rows[0][3]) == answer["review"]
+        key = rows[0][2]
+        assert storage.stored_review(tid, 0, 2, key) == rows[0][3]
+        storage.store_review(tid, 0, 2, "other settings", '{"made": "again"}')
+        assert storage.stored_review(tid, 0, 2, key) is None
+        assert storage.stored_review(tid, 0, 2, "other settings") == '{"made": "again"}'
+        assert [(n, s, k) for n, s, k, _ in review_rows(storage, tid)] == [(0, 2, "other settings")]
+
+
+def review_rows(storage: Any, table_id: str) -> list[tuple[int, int, str, str]]:
+    """The stored reviews of a table: (hand, seat, key, review JSON) in order."""
+    from sqlalchemy import select
+
+    from hearts.server.storage import metadata
+
+    reviews = metadata.tables["hearts_reviews"]
+    query = select(reviews.c.number, reviews.c.seat, reviews.c.key, reviews.c.review).where(
+        reviews.c.table_id == table_id
+    )
+    with storage.engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(query.order_by(reviews.c.number, reviews.c.seat))]
