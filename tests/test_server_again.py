@@ -5,6 +5,7 @@ for anyone once it is over, and kept."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -61,6 +62,41 @@ def test_a_finished_hand_is_dealt_again_at_a_practice_table(client: TestClient) 
     assert client.get("/api/stats").json() == before
     history = {g["id"]: g for g in client.get("/api/history").json()}
     assert history[again["id"]]["practice"] is True
+
+
+def test_a_deal_played_again_keeps_the_computers_passes_across_a_restart(tmp_path: Any, monkeypatch: Any) -> None:
+    """The server stops before the new table's computers pass; the next server resumes the table and
+    they pass what their seats passed in the original hand."""
+    from hearts.server.app import create_app
+    from hearts.server.driver import SeatDriver
+
+    url = f"sqlite:///{tmp_path / 'hearts.db'}"
+    with TestClient(create_app(url, pause=0)) as client:
+        table = new_table(client, ["human", "random", "random", "random"])
+        tid, token = table["id"], table["seats"][0]["token"]
+        with seated(client, {"seats": table["seats"][:1], "watch_token": table["watch_token"]}, watch=False) as (
+            seats,
+            _,
+        ):
+            play_hand(seats[0], random.Random(5))
+        first = client.get(f"/api/tables/{tid}/hands/1").json()
+        with monkeypatch.context() as held:  # the new table's computers are not asked before the stop
+            held.setattr(SeatDriver, "kick", lambda self: None)
+            r = client.post(f"/api/tables/{tid}/hands/1/again", json={}, headers={"X-Hearts-Token": token})
+        assert r.status_code == 200, r.text
+        again = r.json()
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        stored = storage.load_table(again["id"])
+        assert stored is not None and stored.actions == []  # nobody has passed
+    with TestClient(create_app(url, pause=0)) as client:
+        with seated(client, {"seats": again["seats"][:1], "watch_token": again["watch_token"]}, watch=False) as (
+            seats,
+            _,
+        ):
+            play_hand(seats[0], random.Random(6), passing=first["seats"][0]["passed"])
+        replayed = client.get(f"/api/tables/{again['id']}/hands/1").json()
+    for old, new in zip(first["seats"], replayed["seats"], strict=True):
+        assert new["passed"] == old["passed"] and new["received"] == old["received"]
 
 
 def test_play_again_refuses_bad_input_in_words(client: TestClient) -> None:
@@ -120,13 +156,20 @@ def test_a_seat_reviews_its_finished_hand_in_the_background(tmp_path: Any) -> No
 
 
 def test_once_the_game_is_over_anyone_reviews_any_seat(tmp_path: Any) -> None:
+    check_a_review_is_kept(f"sqlite:///{tmp_path / 'hearts.db'}")
+
+
+def check_a_review_is_kept(url: str) -> None:
+    """Once a game on the database at ``url`` is over anyone reviews any seat; the review is stored,
+    answered at once by the next server on the same database, and replaced (never added to) when it
+    is made again with other settings (also run on PostgreSQL by test_server_postgres.py)."""
     import time
 
     from tests.test_server import play_game
 
     from hearts.server.app import create_app
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0, review_worlds=4)) as client:
+    with TestClient(create_app(url, pause=0, review_worlds=4)) as client:
         table = new_table(client, ["human"] * 4, preset="short", seed=3)
         with seated(client, table, watch=False) as (seats, _):
             play_game(seats, random.Random(3))
@@ -138,3 +181,29 @@ def test_once_the_game_is_over_anyone_reviews_any_seat(tmp_path: Any) -> None:
             time.sleep(0.2)
             answer = client.post(path, json={"seat": 2}).json()
         assert answer["status"] == "done" and answer["review"]["seat"] == 2, answer
+    with TestClient(create_app(url, pause=0, review_worlds=4)) as client:
+        assert client.post(path, json={"seat": 2}).json() == answer  # from the database, at the first ask
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        tid = table["id"]
+        rows = review_rows(storage, tid)
+        assert [(n, s) for n, s, _, _ in rows] == [(0, 2)] and json.loads(rows[0][3]) == answer["review"]
+        key = rows[0][2]
+        assert storage.stored_review(tid, 0, 2, key) == rows[0][3]
+        storage.store_review(tid, 0, 2, "other settings", '{"made": "again"}')
+        assert storage.stored_review(tid, 0, 2, key) is None
+        assert storage.stored_review(tid, 0, 2, "other settings") == '{"made": "again"}'
+        assert [(n, s, k) for n, s, k, _ in review_rows(storage, tid)] == [(0, 2, "other settings")]
+
+
+def review_rows(storage: Any, table_id: str) -> list[tuple[int, int, str, str]]:
+    """The stored reviews of a table: (hand, seat, key, review JSON) in order."""
+    from sqlalchemy import select
+
+    from hearts.server.storage import metadata
+
+    reviews = metadata.tables["hearts_reviews"]
+    query = select(reviews.c.number, reviews.c.seat, reviews.c.key, reviews.c.review).where(
+        reviews.c.table_id == table_id
+    )
+    with storage.engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(query.order_by(reviews.c.number, reviews.c.seat))]

@@ -59,3 +59,11 @@ def test_a_database_with_stored_records_on_postgresql() -> None:
 
     assert PG_URL is not None
     check_a_database_with_stored_records(PG_URL)  # drops the hearts tables and makes them as the older version did
+
+
+def test_a_review_is_kept_on_postgresql() -> None:
+    pytest.importorskip("psycopg")
+    from test_server_again import check_a_review_is_kept
+
+    assert PG_URL is not None
+    check_a_review_is_kept(PG_URL)  # worked out, stored, answered by the next server, replaced when made again

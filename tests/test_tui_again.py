@@ -10,9 +10,10 @@ from tests.test_tui_play import SIZE, fast_settings, screen_text, until
 from typer.testing import CliRunner
 
 from hearts.cli import app
-from hearts.core import Game, GameRecord, Phase
+from hearts.core import Game, GameRecord, PassCards, Phase
 from hearts.players import make_player
 from hearts.players.base import play_game
+from hearts.players.drive import next_turn
 from hearts.tui.app import HeartsApp
 from hearts.tui.session import HUMAN, Session
 
@@ -139,3 +140,57 @@ async def test_the_review_screen_shows_a_mark_on_every_decision(record_file: tup
             pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review", 120
         )
         assert "Hand 2 reviewed for Ada" in screen_text(app)
+
+
+def test_a_resumed_deal_played_again_keeps_the_computers_passes(tmp_path: Path) -> None:
+    """Saved before every computer passed (a quit, a crash) and resumed: each computer still passes
+    what its seat passed in the original hand, so the same pass by the person holds the same hand."""
+    from hearts.players.again import DealAgain
+
+    # Random players made the original passes: a level replaying them by its own judgement would not.
+    game = Game(seed=5, names=["Ada", "Bo", "Cy", "Di"])
+    play_game(game, [make_player("random", seed=s) for s in range(4)], hands=2)
+    deal = DealAgain.of(GameRecord.of(game), 1).turned(2)  # hand 2 (passes right), as Cy
+    save = tmp_path / "save.json"
+    first = Session.deal_again(deal, fast_settings(practice="hand 2 again, as Cy"), seed=4, save_path=save)
+    move, _ = first.checked(1, first.decide(first.players[1], first.game.view(1)))
+    first.apply(move)  # one computer passed before the game was left; the others had not
+    first.close()
+
+    resumed = Session.resume(save)
+    assert resumed.settings.practice == "hand 2 again, as Cy"
+    while resumed.game.phase is Phase.PASS:
+        seat = next_turn(resumed.game, later=(HUMAN,))  # the terminal's order: the computers first
+        if seat == HUMAN:
+            resumed.apply(PassCards(HUMAN, deal.passes[HUMAN]))  # the person passes as Cy did
+            continue
+        move, problem = resumed.checked(seat, resumed.decide(resumed.players[seat], resumed.game.view(seat)))
+        assert problem is None
+        resumed.apply(move)
+    summary = resumed.game.summary(0)
+    assert summary.passes == deal.passes
+    assert summary.held == tuple(game.summary(1).held[(s + 2) % 4] for s in range(4))  # the same hands as then
+
+
+def test_a_deal_played_again_that_is_not_the_saved_games_is_refused_in_words(
+    record_file: tuple[Path, Game], tmp_path: Path
+) -> None:
+    import json
+
+    from hearts.players.again import DealAgain
+    from hearts.tui.session import SaveError, settings_path
+
+    path, _ = record_file
+    record = GameRecord.loads(path.read_text())
+    save = tmp_path / "save.json"
+    Session.deal_again(DealAgain.of(record, 0), fast_settings(), save_path=save).close()
+    side = json.loads(settings_path(save).read_text())
+    for again, words in [
+        (DealAgain.of(record, 1).to_dict(), "is not the saved game's first hand"),
+        ({"hand": 0, "dealt": "2C"}, "'dealt': a list of 4 lists of cards"),
+        ({**side["again"], "passes": [["1Z"]] * 4}, "not a card: '1Z'"),
+    ]:
+        settings_path(save).write_text(json.dumps({**side, "again": again}))
+        with pytest.raises(SaveError, match="cannot be used") as refused:
+            Session.resume(save)
+        assert words in str(refused.value) and str(settings_path(save)) in str(refused.value)

@@ -94,13 +94,36 @@ class DealAgain:
         }
 
     @classmethod
-    def from_dict(cls, rules: Rules, data: dict[str, Any]) -> DealAgain:
+    def from_dict(cls, rules: Rules, data: Any) -> DealAgain:
+        """The deal :meth:`to_dict` wrote, for ``rules``; a malformed one raises AgainError (or, for
+        text that names no card, CardParseError) saying what is wrong.
+
+        >>> DealAgain.from_dict(Rules(), {"hand": 0, "dealt": [["2C"]] * 3, "passes": [None] * 4})
+        Traceback (most recent call last):
+        ...
+        hearts.players.again.AgainError: a deal played again needs 'dealt': a list of 4 lists of cards
+        """
+        n = rules.players
+        if not isinstance(data, dict):
+            raise AgainError("a deal played again must be a JSON object with 'hand', 'dealt' and 'passes'")
+        hand, dealt, passes = data.get("hand"), data.get("dealt"), data.get("passes")
+        if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
+            raise AgainError(f"a deal played again needs 'hand': the hand's number from 0, not {hand!r}")
+        if not isinstance(dealt, list) or len(dealt) != n or not all(_names(d) for d in dealt):
+            raise AgainError(f"a deal played again needs 'dealt': a list of {n} lists of cards")
+        if not isinstance(passes, list) or len(passes) != n or not all(p is None or _names(p) for p in passes):
+            raise AgainError(f"a deal played again needs 'passes': a list of {n} entries, each a list of cards or null")
         return cls(
             rules,
-            tuple(CardSet.parse(" ".join(d)) for d in data["dealt"]),
-            tuple(None if p is None else CardSet.parse(" ".join(p)) for p in data["passes"]),
-            int(data["hand"]),
+            tuple(CardSet.parse(" ".join(d)) for d in dealt),
+            tuple(None if p is None else CardSet.parse(" ".join(p)) for p in passes),
+            hand,
         )
+
+
+def _names(value: Any) -> bool:
+    """Whether ``value`` is a list of texts (card names, read by CardSet.parse)."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 class PassAsBefore(Player):

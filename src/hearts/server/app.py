@@ -17,29 +17,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi import Path as PathParam
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from hearts.core import PRESETS, GameRecord, HeartsError, Rules
+from hearts.core import PRESETS, HeartsError, Rules
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
+from hearts.server import history_routes
 from hearts.server.bodies import BodyLimit
 from hearts.server.driver import hint_level
-from hearts.server.hands import hand_detail
 from hearts.server.manager import TableManager
-from hearts.server.persist import record_through
-from hearts.server.privacy import (
-    PLAYER_COOKIE,
-    PLAYER_COOKIE_AGE,
-    client_keys,
-    new_identity,
-    person_key,
-    valid_identity,
-)
+from hearts.server.params import HandNumber, PlainText, TableId, cookie_player, table_links
+from hearts.server.privacy import PLAYER_COOKIE, PLAYER_COOKIE_AGE, client_keys, new_identity, valid_identity
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
 from hearts.server.share import CLOSE_TOO_MANY, Limits, Pacer
 from hearts.server.storage import Storage
@@ -54,31 +46,11 @@ STATIC = Path(str(resources.files("hearts.server") / "static"))
 SEND_QUEUE_LIMIT = 512
 #: A connection that keeps sending past its rate limit this many times is closed.
 MAX_STRIKES = 50
-#: Largest hand number a request may name: far beyond any game (a hand number past the table's
-#: last finished hand is simply "not found"); the bound keeps every number a database can hold.
-MAX_HAND = 100_000
-
 #: Websocket close codes (docs/protocol.md lists them with their reasons).
 CLOSE_NORMAL = 1000
 CLOSE_FLOOD = 1008  # policy violation: kept sending past the rate limit
 CLOSE_BEHIND = 1013  # try again later: did not read its messages, so it fell too far behind
 CLOSE_UNKNOWN_LINK = 4404
-
-
-def _plain_text(value: str | None) -> str | None:
-    """Refuse text that cannot be stored or sent (an unpaired surrogate from a JSON escape)."""
-    if value is not None:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError("must be plain text (it holds an unpaired surrogate escape)") from None
-    return value
-
-
-PlainText = Annotated[str, AfterValidator(_plain_text)]
-#: A table id as it appears in links (twelve hex digits today); anything longer is no table's.
-TableId = Annotated[str, PathParam(min_length=1, max_length=64, description="the table's id")]
-HandNumber = Annotated[int, PathParam(ge=1, le=MAX_HAND, description="a finished hand's number, from 1")]
 
 
 class SeatSpec(BaseModel):
@@ -125,60 +97,6 @@ class FillSpec(BaseModel):
     level: PlainText = Field("random", max_length=64)
 
 
-class ReviewSpec(BaseModel):
-    """Ask for a finished hand's review (and, asked again, for its progress)."""
-
-    model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(
-        None,
-        ge=0,
-        le=5,
-        description="the seat reviewed once the game is over (default: the seat of the X-Hearts-Token header, else the first); while it is played, only the token's seat",
-    )
-
-
-class AgainSpec(BaseModel):
-    """Play a finished hand's deal again against computer players."""
-
-    model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(
-        None,
-        ge=0,
-        le=5,
-        description="the seat to play (default: the seat of the X-Hearts-Token header, else the first)",
-    )
-    level: PlainText = Field(
-        "medium", max_length=64, description="the level of the computers that take the seats people or bots had"
-    )
-
-
-def _links(request: Request, table: LiveTable) -> dict[str, Any]:
-    base = str(request.base_url).rstrip("/")
-    return {
-        "id": table.id,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": table.names[s.seat],
-                "kind": s.kind,
-                "level": s.level,
-                "token": s.token,
-                "join_url": f"{base}/play/{s.token}" if s.token else None,
-            }
-            for s in table.seats
-        ],
-        "watch_url": f"{base}/watch/{table.watch_token}",
-        "watch_token": table.watch_token,
-        "practice": table.practice,
-    }
-
-
-def _player(cookies: Any) -> str | None:
-    """The player key of the browser identity in a request's cookies, if it sent a valid one."""
-    identity = cookies.get(PLAYER_COOKIE)
-    return person_key(identity) if valid_identity(identity) else None
-
-
 class Connection:
     """One websocket: an outgoing queue drained by its own task, so a slow client never holds a table up.
 
@@ -189,7 +107,7 @@ class Connection:
     def __init__(self, ws: WebSocket, seat: int | None) -> None:
         self.ws = ws
         self.seat = seat
-        self.player = _player(ws.cookies)  #: the browser identity's player key (None: none sent)
+        self.player = cookie_player(ws.cookies)  #: the browser identity's player key (None: none sent)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE_LIMIT)
         self.closing = False
         self.close_code = CLOSE_NORMAL
@@ -381,14 +299,14 @@ def create_app(
         try:
             rules = Rules.from_dict(spec.rules, preset=spec.preset)  # the options read as every face reads them
             seats: list[tuple[str, str | None, str | None]] = [(s.kind, s.level, s.name) for s in spec.seats]
-            return await manager.create(rules, seats, spec.options, spec.seed, creator=_player(request.cookies))
+            return await manager.create(rules, seats, spec.options, spec.seed, creator=cookie_player(request.cookies))
         except (HeartsError, ValueError, TypeError) as exc:
             raise HTTPException(422, str(exc)) from None
 
     @app.post("/api/tables", tags=["tables"])
     async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
         """Create a table; the answer holds each person's secret join link and the watch link."""
-        return _links(request, await _create(spec, request))
+        return table_links(request, await _create(spec, request))
 
     @app.post("/api/quick", tags=["tables"])
     async def quick_game(spec: QuickSpec, request: Request) -> dict[str, Any]:
@@ -399,7 +317,7 @@ def create_app(
         seats = [SeatSpec(kind="human", level=None, name=spec.name)]
         seats += [SeatSpec(kind="computer", level=lv, name=None) for lv in levels]
         table = await _create(TableSpec(preset=spec.preset, rules={"players": spec.players}, seats=seats, options=spec.options, seed=None), request)
-        out = _links(request, table)
+        out = table_links(request, table)
         out["play_url"] = out["seats"][0]["join_url"]
         return out
 
@@ -419,136 +337,12 @@ def create_app(
         if found is None or found[0].id != table_id or found[1] is None:
             raise HTTPException(403, "that token is not a seat's join token at this table")
         try:
-            seats = await manager.fill(found[0], spec.level, client_keys(_player(request.cookies), spec.token))
+            seats = await manager.fill(found[0], spec.level, client_keys(cookie_player(request.cookies), spec.token))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         return {"filled": seats}
 
-    @app.post("/api/tables/{table_id}/hands/{number}/again", tags=["tables"])
-    async def again(
-        table_id: TableId,
-        number: HandNumber,
-        spec: AgainSpec,
-        request: Request,
-        x_hearts_token: str | None = Header(None),
-    ) -> dict[str, Any]:
-        """A practice table that deals finished hand ``number`` again: you at your seat (the seat of
-        your token, or ``seat``), computers at the others, passing as they did; never counted in the
-        statistics. A finished hand's cards are public already (see docs/server.md)."""
-        seat = spec.seat
-        if seat is None and x_hearts_token and len(x_hearts_token) <= 64:
-            found = await manager.resolve(x_hearts_token)
-            if found is not None and found[0].id == table_id:
-                seat = found[1]
-        try:
-            level = manager.check_seat("computer", spec.level) or "medium"
-            table = await manager.again(table_id, number - 1, seat or 0, level, creator=_player(request.cookies))
-        except LookupError as exc:
-            raise HTTPException(404, str(exc.args[0])) from None
-        except (HeartsError, ValueError) as exc:
-            raise HTTPException(422, str(exc)) from None
-        out = _links(request, table)
-        out["play_url"] = next(s["join_url"] for s in out["seats"] if s["join_url"])
-        return out
-
-    @app.post("/api/tables/{table_id}/hands/{number}/review", tags=["history"])
-    async def review(
-        table_id: TableId, number: HandNumber, spec: ReviewSpec, x_hearts_token: str | None = Header(None)
-    ) -> dict[str, Any]:
-        """The expert's review of one seat's decisions in finished hand ``number``: ``status`` "done"
-        with the ``review``, or "working" with ``done`` and ``total`` decisions (ask again to follow
-        it), or "failed" with the ``error``. Worked out in the background and kept: a hand reviewed
-        once is answered at once. While the game is played, only a seat may ask (its token in the
-        ``X-Hearts-Token`` header), for its own decisions; once it is over, anyone, for any seat."""
-        status = await asyncio.to_thread(storage.table_status, table_id)
-        if status is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        seat = None
-        if x_hearts_token and len(x_hearts_token) <= 64:
-            found = await manager.resolve(x_hearts_token)
-            if found is not None and found[0].id == table_id:
-                seat = found[1]
-        if status[0] == "playing":
-            if seat is None:
-                raise HTTPException(
-                    403, "this game is still being played: only a seat can have its own hands reviewed until it is over"
-                )
-            if spec.seat is not None and spec.seat != seat:
-                raise HTTPException(403, "while the game is played you can review only your own seat's decisions")
-        else:
-            seat = spec.seat if spec.seat is not None else seat or 0
-        game = await manager.game_of(table_id)
-        record = None if game is None else record_through(game, number - 1)
-        if game is None or record is None:
-            raise HTTPException(
-                404, f"hand {number} of table {table_id!r} is not over yet: a hand is reviewed once it is over"
-            )
-        if not 0 <= seat < game.rules.players:
-            raise HTTPException(422, f"seat {seat} is not at this table: its seats are 0 to {game.rules.players - 1}")
-        return await manager.reviews.ask(table_id, record, number - 1, seat)
-
-    @app.get("/api/history", tags=["history"])
-    def history() -> list[dict[str, Any]]:
-        """Every game, newest first."""
-        return storage.history()
-
-    @app.get("/api/stats", tags=["history"])
-    def stats() -> list[dict[str, Any]]:
-        """Per player name: games, wins, hands, average points per hand, moons."""
-        return storage.stats()
-
-    @app.get("/api/tables/{table_id}/hands", tags=["history"])
-    def hands(table_id: TableId) -> list[dict[str, Any]]:
-        """The table's finished hands: points, totals, shooter."""
-        return storage.hands(table_id)
-
-    @app.get("/api/tables/{table_id}/hands/{number}", tags=["history"])
-    async def hand(table_id: TableId, number: HandNumber) -> dict[str, Any]:
-        """One finished hand (1-based) laid open: every seat's deal, pass and held cards, each trick with
-        who played what and who won it, the scores. Built from the stored moves through the engine."""
-        game = await manager.game_of(table_id)
-        if game is None or number > len(game.finished):
-            raise HTTPException(404, f"table {table_id!r} has no finished hand {number}")
-        out = hand_detail(game, number - 1)
-        out["rules"] = game.rules.to_dict()
-        out["hands_done"] = len(game.finished)
-        out["table"] = table_id
-        return out
-
-    @app.get("/api/tables/{table_id}/record", tags=["history"], response_class=PlainTextResponse)
-    async def record(
-        table_id: TableId,
-        hand: Annotated[int | None, Query(ge=1, le=MAX_HAND, description="through this hand (1-based)")] = None,
-        x_hearts_token: str | None = Header(None),
-    ) -> Response:
-        """The game's record (the engine's format) through its last finished hand, or through ``hand``
-        (1-based). Once the game is over (or abandoned), to anyone. While it is played, only to a seat
-        of the table (its join token in the ``X-Hearts-Token`` header), with the finished hands only
-        and no seed. See docs/server.md, "Records and secrets"."""
-        status = await asyncio.to_thread(storage.table_status, table_id)
-        if status is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        playing = status[0] == "playing"
-        if playing:
-            found = await manager.resolve(x_hearts_token) if x_hearts_token and len(x_hearts_token) <= 64 else None
-            if found is None or found[0].id != table_id or found[1] is None:
-                raise HTTPException(
-                    403,
-                    "this game is still being played: its record can be downloaded when it is over "
-                    "(until then a seat can download the finished hands from its table page)",
-                )
-        number = None if hand is None else hand - 1
-        stored = await asyncio.to_thread(storage.stored_record, table_id, number)  # a hand an older version stored
-        if stored is not None:
-            game_record: GameRecord | None = GameRecord.loads(stored)
-        else:
-            game = await manager.game_of(table_id)
-            game_record = None if game is None else record_through(game, number)
-        if game_record is None:
-            raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
-        pretty = await asyncio.to_thread((game_record.without_seed() if playing else game_record).dumps)
-        name = f"hearts-{table_id}" + (f"-hand{hand}" if hand else "") + ".json"
-        return Response(pretty, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    history_routes.register(app, manager, storage)
 
     # -- websocket ------------------------------------------------------------------------------
 

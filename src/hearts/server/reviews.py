@@ -4,7 +4,7 @@ process (below the tables' priority, never on the event loop, never in a table's
 in the way of a hint),
 with progress, and kept in the database so that a hand reviewed once is not searched again.
 
-Who may ask is the caller's business (``app.py``: a seat, by its token, while the game is played;
+Who may ask is the caller's business (``history_routes.py``: a seat, by its token, while the game is played;
 anyone once it is over). Here: one review per (table, hand, seat) is worked out at a time, every
 ask meanwhile is answered with its progress, and the finished review is stored and answered.
 """

@@ -225,10 +225,13 @@ class Session:
         except HeartsError as exc:
             raise SaveError(f"the saved game at {save_path} cannot be replayed: {exc}") from None
         settings = Settings(name=game.names[HUMAN])
+        again = None
         side = settings_path(save_path)
         if side.exists():
             try:
-                settings = Settings.from_dict(json.loads(side.read_text(encoding="utf-8")))
+                saved = json.loads(side.read_text(encoding="utf-8"))
+                settings = Settings.from_dict(saved)
+                again = _saved_again(saved, game)
             except (OSError, ValueError, TypeError, SaveError) as exc:
                 raise SaveError(
                     f"the table settings at {side} cannot be used: {exc} (fix that file, or delete it to "
@@ -237,7 +240,7 @@ class Session:
         for key, value in (settings_override or {}).items():
             setattr(settings, key, value)
         try:
-            return cls(game, settings, save_path)
+            return cls(game, settings, save_path, again=again)
         except ValueError as exc:  # a player that cannot be made from the saved settings
             raise SaveError(f"the saved game at {save_path} cannot be set up again: {exc}") from None
 
@@ -340,8 +343,23 @@ class Session:
             for stale in (path, settings_path(path)):
                 stale.unlink(missing_ok=True)
             return
-        _write_atomic(settings_path(path), json.dumps(self.settings.to_dict(), indent=1))
+        side = self.settings.to_dict()
+        if self.again is not None:  # the passes the computers make again, for a resume before they pass
+            side["again"] = self.again.to_dict()
+        _write_atomic(settings_path(path), json.dumps(side, indent=1))
         _write_atomic(path, text)
+
+
+def _saved_again(saved: dict[str, Any], game: Game) -> DealAgain | None:
+    """The deal played again that the table settings ``saved`` keep for ``game`` (None: none kept);
+    one that is not the game's first hand raises SaveError."""
+    data = saved.get("again")
+    if data is None:
+        return None
+    again = DealAgain.from_dict(game.rules, data)
+    if again.dealt != game.summary(0).dealt:
+        raise SaveError("the deal played again ('again') is not the saved game's first hand")
+    return again
 
 
 def keep_unfinished(save_path: Path) -> Path | None:
