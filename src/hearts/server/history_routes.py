@@ -47,6 +47,15 @@ class AgainSpec(BaseModel):
     )
 
 
+async def token_seat(manager: TableManager, table_id: str, token: str | None) -> int | None:
+    """The seat at table ``table_id`` whose join token ``token`` is (from the ``X-Hearts-Token``
+    header), or None: no token, one too long to be a token, or another table's or a watcher's."""
+    if not token or len(token) > 64:
+        return None
+    found = await manager.resolve(token)
+    return found[1] if found is not None and found[0].id == table_id else None
+
+
 def register(app: FastAPI, manager: TableManager, storage: Storage) -> None:
     """Add the routes about finished hands and games to ``app``, served by ``manager`` and ``storage``."""
 
@@ -62,10 +71,8 @@ def register(app: FastAPI, manager: TableManager, storage: Storage) -> None:
         your token, or ``seat``), computers at the others, passing as they did; never counted in the
         statistics. A finished hand's cards are public already (see docs/server.md)."""
         seat = spec.seat
-        if seat is None and x_hearts_token and len(x_hearts_token) <= 64:
-            found = await manager.resolve(x_hearts_token)
-            if found is not None and found[0].id == table_id:
-                seat = found[1]
+        if seat is None:
+            seat = await token_seat(manager, table_id, x_hearts_token)
         try:
             level = manager.check_seat("computer", spec.level) or "medium"
             table = await manager.again(table_id, number - 1, seat or 0, level, creator=cookie_player(request.cookies))
@@ -89,11 +96,7 @@ def register(app: FastAPI, manager: TableManager, storage: Storage) -> None:
         status = await asyncio.to_thread(storage.table_status, table_id)
         if status is None:
             raise HTTPException(404, f"no table {table_id!r}")
-        seat = None
-        if x_hearts_token and len(x_hearts_token) <= 64:
-            found = await manager.resolve(x_hearts_token)
-            if found is not None and found[0].id == table_id:
-                seat = found[1]
+        seat = await token_seat(manager, table_id, x_hearts_token)
         if status[0] == "playing":
             if seat is None:
                 raise HTTPException(
@@ -156,8 +159,7 @@ def register(app: FastAPI, manager: TableManager, storage: Storage) -> None:
             raise HTTPException(404, f"no table {table_id!r}")
         playing = status[0] == "playing"
         if playing:
-            found = await manager.resolve(x_hearts_token) if x_hearts_token and len(x_hearts_token) <= 64 else None
-            if found is None or found[0].id != table_id or found[1] is None:
+            if await token_seat(manager, table_id, x_hearts_token) is None:
                 raise HTTPException(
                     403,
                     "this game is still being played: its record can be downloaded when it is over "

@@ -1,0 +1,85 @@
+"""Replay the hands where a tournament's moon hunter shot, with expert changed, and count the moons again.
+
+A tournament's ``--json`` keeps each table's dealt cards and moons, not its plays. This deals each
+table where the named shooter (``--shooter``, default ``hunter``) shot the moon to a ``HandState``
+of that deal's number (its pass direction), seats the same players (expert at fixed ``--worlds``,
+so a replay is exact; the hunter is deterministic) and plays the hand again: how many of those
+moons does a changed expert still allow? (docs/players.md, "Where the hunter's moons are made".)
+
+    python benchmarks/bench_moon_replay.py benchmarks/results/expert-hunter/new/seed1.json.gz
+    python benchmarks/bench_moon_replay.py PART.json.gz --opponent-policy medium-moon
+    python benchmarks/bench_moon_replay.py PART.json.gz --keep-high-spades --show 3
+
+A diagnosis, not a strength measure: it replays only the hands that went wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from hearts.core import HandState, Rules, SeatView, mask_of
+from hearts.players import make_player
+from hearts.players.expert import ExpertPlayer
+from hearts.players.knowledge import HIGH_SPADES
+
+
+def read_part(path: str) -> dict[str, Any]:
+    raw = Path(path).read_bytes()
+    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+
+
+def replay(table: dict[str, Any], worlds: int, options: dict[str, Any]) -> tuple[list[int], list[str]]:
+    """Play one table's hand again; return each seat's points and the plays with their reasons."""
+    seating = table["seating"]
+    hand = HandState(Rules(), tuple(mask_of(cards) for cards in table["dealt"]), table["index"])
+    players = [
+        make_player(label, seed=1000 + seat, worlds=worlds, **options) if label == "expert" else make_player(label)
+        for seat, label in enumerate(seating)
+    ]
+    names = tuple(f"{label}{seat}" for seat, label in enumerate(seating))
+    log = []
+    while not hand.is_over:
+        seat = hand.to_move[0]
+        decision = players[seat].decide(SeatView.of_hand(hand, seat, (0,) * len(seating), names))
+        hand.apply(decision.move)
+        move = decision.move
+        card = getattr(move, "card", None)  # 2♣ is card 0: test for None, not for truth
+        shown = card.symbol() if card is not None else " ".join(c.symbol() for c in getattr(move, "cards", ()))
+        log.append(f"{names[seat]:>8} {shown:<10} {decision.reason}")
+    return list(hand.points), log
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("part", help="a tournament's --json file (gzipped or not) with expert against the shooter")
+    ap.add_argument("--shooter", default="hunter", help="the player whose moons are replayed")
+    ap.add_argument("--worlds", type=int, default=300)
+    ap.add_argument("--opponent-policy", default=None, help="expert's model of the other seats (e.g. medium-moon)")
+    ap.add_argument("--keep-high-spades", action="store_true", help="the moon-safe pass keeps A♠ and K♠ too")
+    ap.add_argument("--show", type=int, default=0, help="print the plays of the first N hands replayed")
+    args = ap.parse_args(argv)
+    options: dict[str, Any] = {}
+    if args.opponent_policy:
+        options["opponent_policy"] = args.opponent_policy
+    if args.keep_high_spades:
+        ExpertPlayer.moon_safe_keeps |= HIGH_SPADES
+    part = read_part(args.part)
+    tables = [t for t in part["tables"] if 1 in t["moons"] and t["seating"][t["moons"].index(1)] == args.shooter]
+    again = 0
+    for i, table in enumerate(tables):
+        points, log = replay(table, args.worlds, options)
+        shooter = next((s for s, p in enumerate(points) if p == 26), -1)
+        again += shooter >= 0 and table["seating"][shooter] == args.shooter
+        print(f"deal {table['index'] + 1} table {table['table'] + 1}: points {points}", flush=True)
+        if i < args.show:
+            print("\n".join(log))
+    print(f"{args.shooter} shot again in {again} of the {len(tables)} hands where it shot")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
