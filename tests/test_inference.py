@@ -15,7 +15,7 @@ from hearts.players.expert import ExpertPlayer
 from hearts.players.hard import HardPlayer
 from hearts.players.knowledge import Knowledge
 from hearts.players.sampling import sample_hands
-from hearts.players.search import _clearly_better
+from hearts.players.valuation import clearly_better
 
 MISS, LEAD_MISS = math.log(0.15), math.log(0.4)
 
@@ -137,9 +137,9 @@ def test_the_weighted_standard_error_matches_the_plain_one_for_equal_weights() -
     a = [rng.gauss(1.0, 3.0) for _ in range(200)]
     b = [rng.gauss(0.0, 3.0) for _ in range(200)]
     for margin in (0.0, 0.5, 1.0, 2.0):
-        assert _clearly_better(a, b, margin) == _clearly_better(a, b, margin, [2.5] * 200)
+        assert clearly_better(a, b, margin) == clearly_better(a, b, margin, [2.5] * 200)
     # A single heavy world is not evidence enough for a margin.
-    assert not _clearly_better([5.0, 0.0], [0.0, 9.0], 1.0, [1.0, 1e-9])
+    assert not clearly_better([5.0, 0.0], [0.0, 9.0], 1.0, [1.0, 1e-9])
 
 
 def test_a_search_player_with_inference_weighs_its_worlds_and_stays_seeded() -> None:
