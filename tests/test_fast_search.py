@@ -137,7 +137,7 @@ def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
     }
     assert set(ROLLOUT_POLICIES) <= set(POLICIES)
     assert HardPlayer(seed=1).rollout_policy == "medium"
-    assert ExpertPlayer(seed=1).rollout_policy == "medium-moon"
+    assert ExpertPlayer(seed=1).rollout_policy == "learned"
     assert HardPlayer(seed=1).opponent_policy == "medium"
     assert ExpertPlayer(seed=1).opponent_policy == "medium"
     with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):

@@ -2,15 +2,15 @@
 
 The search itself is :class:`hearts.players.search.SearchPlayer`, shared with ``hard``; this
 level sets a larger budget and world cap, always searches its pass, and in its rollouts plays its
-own seat with the medium player's whole card play, its moon plan included
-(``rollout_policy="medium-moon"``), and the other seats with medium's play without it
-(``opponent_policy="medium"``, also inference's model of them). Against moons (issue 20) it
+own seat with the learned model's card (``rollout_policy="learned"``: medium's whole card play, its
+moon plan included, unless the model values another card by its margin), and the other seats with
+medium's play without the moon plan (``opponent_policy="medium"``, also inference's model of them). Against moons (issue 20) it
 passes from medium's pass with A♥ K♥ Q♥ kept, models the other seats with ``"medium-moon"`` in
 its pass search, and defends an early moon threat (docs/players.md, Moons).
 
 >>> p = ExpertPlayer(seed=1)
 >>> p.budget, p.max_worlds, p.rollout_policy, p.opponent_policy
-(1.0, 4000, 'medium-moon', 'medium')
+(1.0, 4000, 'learned', 'medium')
 """
 
 from __future__ import annotations
@@ -32,10 +32,13 @@ class ExpertPlayer(SearchPlayer):
     #: effective worlds once they are weighted by inference).
     world_cap = 4000
     default_search_pass = True
-    #: Expert's own seat rolls out with the medium player's whole card play, its moon plan
-    #: included (``kernels.medium_moon_card``): where its sampled world gives it a moon hand (or
-    #: the points so far do) it runs for the moon in the rollouts, as medium would at the table.
-    default_rollout_policy = "medium-moon"
+    #: Expert's own seat rolls out with the learned model's card (``kernels.POLICY_LEARNED``): the
+    #: medium player's whole card play, its moon plan included (so where a sampled world gives it
+    #: a moon hand it runs for the moon in the rollouts), unless the model values another card by
+    #: its margin. Its later play modelled so beat the same search rolling out with medium's play
+    #: (``"medium-moon"``) at equal worlds, for about 1.6 times the time a decision, which expert's
+    #: budget has to spare (docs/players.md, The learned model inside the search).
+    default_rollout_policy = "learned"
     #: The other seats keep hard's model (``"medium"``: no seat shoots unless the search's moon
     #: defence tells it to), in the rollouts and in inference. Modelling them with medium-moon
     #: too beat hard by as much but cost about half a point a seat-deal against OpenSpiel's ISMCTS
