@@ -58,9 +58,10 @@ shown in the rollout; inference models a learned opponent with medium).
 the model values another by its margin); the reason then says what the model made of it.
 
 ``hard`` defaults to 0.3 s per decision and at most 1,000 worlds, ``expert`` to 1 s and 4,000
-worlds and the ``"medium-moon"`` policy for its own seat (``kernels.medium_moon_card``: medium's
-play with its own moon plan, so where its sampled world gives it a moon hand it runs for the moon
-in the rollouts), the other seats keeping ``"medium"``; both search their pass. The budget is
+worlds and the ``"learned"`` policy for its own seat (the model's card: medium's play with its own
+moon plan, ``kernels.medium_moon_card``, unless the model values another card by its margin; so
+where its sampled world gives it a moon hand it runs for the moon in the rollouts), the other
+seats keeping ``"medium"``; both search their pass. The budget is
 checked after every batch of worlds (a batch cut to the time left), so a decision overruns it by
 about one world's rollouts (a few ms).
 """
