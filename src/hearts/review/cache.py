@@ -1,8 +1,9 @@
 """Reviews kept so that a finished hand reviewed once is not searched again.
 
 A review is a function of the hand (rules, names, totals before it, deal, passes, tricks), the
-seat and the expert's settings (seed, worlds, budget), so it is cached under a hash of exactly
-those (:func:`review_key`): the key of a hand does not change when later hands are played, and a
+seat and the expert's settings (seed, worlds, budget) and search (its version,
+:data:`~hearts.review.model.VALUATION_VERSION`), so it is cached under a hash of exactly those
+(:func:`review_key`): the key of a hand does not change when later hands are played, and a
 record loaded again from its JSON finds its reviews. A :class:`ReviewCache` holds reviews in
 memory (a bounded number, the oldest dropped first) and, given a folder, also as one JSON file a
 review there (``hearts review`` uses the user's cache folder), read back on a later run.
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from hearts.core import GameRecord
 from hearts.review.errors import ReviewFormatError
-from hearts.review.model import REVIEW_VERSION, HandReview
+from hearts.review.model import REVIEW_VERSION, VALUATION_VERSION, HandReview
 
 
 def review_key(record: GameRecord, seat: int, hand: int, seed: int, worlds: int, budget: float | None) -> str:
@@ -32,6 +33,7 @@ def review_key(record: GameRecord, seat: int, hand: int, seed: int, worlds: int,
     totals = record.hands[hand - 1].totals if hand else None
     what = {
         "version": REVIEW_VERSION,
+        "valuation": VALUATION_VERSION,
         "rules": data["rules"],
         "names": data["names"],
         "before": list(totals) if totals is not None else None,

@@ -205,8 +205,12 @@ class MoonReview:
         )
 
 
-#: The version of the review's JSON and of its valuation: a cached review of another version is searched again.
+#: The version of the review's JSON: a review file of another version is refused in words.
 REVIEW_VERSION = 1
+#: The version of the expert's valuation behind a review (its search: rollouts, worlds, priors):
+#: part of the cache key, so a review cached from another version is searched again. 2: expert
+#: rolls its own seat out with the learned model's card.
+VALUATION_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
