@@ -20,15 +20,17 @@ from hearts.server.persist import record_through
 from hearts.server.storage import Storage
 
 
+def _seat_field(description: str) -> Any:
+    """An optional seat number of a request body (0 to 5: the most seats a table has)."""
+    return Field(None, ge=0, le=5, description=description)
+
+
 class ReviewSpec(BaseModel):
     """Ask for a finished hand's review (and, asked again, for its progress)."""
 
     model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(
-        None,
-        ge=0,
-        le=5,
-        description="the seat reviewed once the game is over (default: the seat of the X-Hearts-Token header, else the first); while it is played, only the token's seat",
+    seat: int | None = _seat_field(
+        "the seat reviewed once the game is over (default: the seat of the X-Hearts-Token header, else the first); while it is played, only the token's seat"
     )
 
 
@@ -36,12 +38,7 @@ class AgainSpec(BaseModel):
     """Play a finished hand's deal again against computer players."""
 
     model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(
-        None,
-        ge=0,
-        le=5,
-        description="the seat to play (default: the seat of the X-Hearts-Token header, else the first)",
-    )
+    seat: int | None = _seat_field("the seat to play (default: the seat of the X-Hearts-Token header, else the first)")
     level: PlainText = Field(
         "medium", max_length=64, description="the level of the computers that take the seats people or bots had"
     )
