@@ -70,15 +70,14 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
 from typing import Any
 
-from hearts.core import CARDS, Card, CardSet, HandState, Rules, SeatView
+from hearts.core import CARDS, Card, CardSet, SeatView
 from hearts.core.cards import HEARTS, cards_of
+from hearts.players.compiled import compiled_kernels
 from hearts.players.knowledge import (
     Knowledge,
-    load_fast,
     moon_hand_strength,
     sym,
     trick_points,
@@ -96,63 +95,6 @@ ROLLOUT_POLICIES = ("greedy", "smart", "medium", "medium-moon", "learned")
 #: player's, or the learned player's (the model's card, which is medium's unless the model values
 #: another ``margin`` points better).
 PRIORS = ("medium", "learned")
-
-
-_COMPILED: object = None  # the loaded kernels module, None before the first use
-_COMPILING = threading.Lock()
-
-
-def compiled_kernels() -> Any:
-    """:mod:`hearts.fast.kernels`, compiled (or loaded from numba's disk cache) and warmed up once
-    per process. Imported on first use: numba takes about half a second to import."""
-    global _COMPILED
-    if _COMPILED is None:
-        with _COMPILING:  # one thread loads or compiles; the others (server seats, a warm-up) wait for it
-            if _COMPILED is None:
-                _COMPILED = _load_kernels()
-    return _COMPILED
-
-
-def _load_kernels() -> Any:
-    """The kernels module, each kernel the search calls run once (compiled now, not inside a timed decision)."""
-    import numpy as np
-
-    load_fast()  # the package whole, under its lock, before any of its modules (see load_fast)
-    from hearts.fast import kernels
-    from hearts.fast.bridge import rules_array, state_array
-
-    # Compile (or load from numba's disk cache) now, not inside a timed decision.
-    rules = Rules()
-    hands = [0] * 4
-    for c in range(52):
-        hands[c % 4] |= 1 << c
-    S = state_array(HandState(rules, hands, 3))
-    kernels.search_worlds(
-        S[None, :],
-        rules_array(rules),
-        np.array([0], dtype=np.int64),
-        np.full((1, 4), kernels.POLICY_GREEDY, dtype=np.int64),
-        0.1,
-        np.zeros((1, 1), dtype=np.int64),
-        kernels.CHOICE_BEST,
-        np.zeros(4, dtype=np.int64),
-    )
-    from hearts.fast.sampling import sample_deals
-
-    kernels.pass_positions(
-        rules_array(rules),
-        np.array(hands, dtype=np.int64),
-        np.zeros(4, dtype=np.int64),
-        0,
-        np.zeros(1, dtype=np.int64),
-        1,
-    )
-    kernels.play_log_likelihoods(
-        np.array([hands], dtype=np.int64), rules_array(rules), np.zeros(0, dtype=np.int64), 0, -1.0, -1.0, 1
-    )
-    three = np.arange(3, dtype=np.int64)
-    sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)
-    return kernels
 
 
 def candidate_cards(k: Knowledge, legal: int) -> list[int]:
