@@ -86,7 +86,8 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
                             running = s
                         break
             if running == seat:
-                # Play for the moon: win with the highest card, lead the highest, throw low non-points.
+                # Play for the moon: win with the highest card, lead a master (spades, clubs,
+                # diamonds, then hearts) or else the highest, throw low non-points.
                 if trick:
                     follow = mask & SUIT_MASKS[trick[0] // 13]
                     if follow:
@@ -96,7 +97,18 @@ def make_greedy_rollout(epsilon: float = 0.1) -> Rollout:
                         pick = spare or mask
                         card = min(cards_of(pick), key=lambda c: c % 13)
                 else:
+                    out = 0
+                    for o in range(n):
+                        if o != seat:
+                            out |= state.hands[o]
                     card = _top_rank(mask)
+                    for suit in (2, 0, 1, 3):
+                        mine = mask & SUIT_MASKS[suit]
+                        if mine:
+                            top = mine.bit_length() - 1
+                            if not out & SUIT_MASKS[suit] & ~((2 << top) - 1):
+                                card = top
+                                break
                 advance(CARDS[card])
                 continue
             if trick:

@@ -125,6 +125,7 @@ def early_threat_view() -> SeatView:
 @pytest.mark.parametrize("level", [HardPlayer, ExpertPlayer])
 def test_an_early_moon_threat_shoots_in_the_worlds_that_deal_it_a_moon_hand(level: type[SearchPlayer]) -> None:
     view = early_threat_view()
+    level(seed=1, worlds=8).decide(view)  # compile what this search runs before a timed decision
     player = level(seed=1, worlds=200, time_budget=5.0)
     player.early_threat_points = 2  # expert's (hard keeps its defence of before: none this early)
     decision = player.decide(view)

@@ -7,7 +7,7 @@ import numpy as np
 from hearts.core.arith import R_PLAYERS, SUIT
 from hearts.fast._jit import njit
 from hearts.fast.bits import lowest_card
-from hearts.fast.medium import medium_card, medium_moon_card
+from hearts.fast.medium import _out_of, medium_card, medium_moon_card, shoot_card
 from hearts.fast.policies import (
     POLICY_GREEDY,
     POLICY_MEDIUM,
@@ -20,6 +20,7 @@ from hearts.fast.policies import (
 from hearts.fast.state import (
     MAX_PLAYERS,
     S_HANDS,
+    S_POINTS,
     S_TRICK_LEN,
     S_TRICK_MASK,
     S_TURN,
@@ -119,4 +120,56 @@ def play_log_likelihoods(
                             logw += log_miss
             advance(S, R, card)
         out[w] = logw
+    return out
+
+
+@njit
+def moon_log_ratios(
+    starts: np.ndarray,
+    R: np.ndarray,
+    plays: np.ndarray,
+    seat: int,
+    log_miss: float,
+    log_lead_miss: float,
+) -> np.ndarray:
+    """For each sampled world, how much better a moon run explains ``seat``'s plays than medium's
+    play does: log P(plays | running) - log P(plays | medium), over the plays it made with a choice
+    while no other seat had a point (after that both models play alike).
+
+    The run is :func:`hearts.fast.medium.shoot_card` (cash the masters, win what it follows, throw
+    clean cards when void), medium's play :func:`medium_card`, each with :func:`play_log_likelihoods`'
+    miss weights. A seat that led A♠ and then two master diamonds, where medium leads low, is far
+    more likely running than not; one that ducked under the winning card is not. ``starts`` and
+    ``plays`` are :func:`play_log_likelihoods`'.
+    """
+    W = starts.shape[0]
+    n = R[R_PLAYERS]
+    out = np.zeros(W, dtype=np.float64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    for w in range(W):
+        for s in range(MAX_PLAYERS):
+            S[S_HANDS + s] = starts[w, s] if s < n else 0
+        reset_state(S, R)
+        start_play(S, R)
+        ratio = 0.0
+        for i in range(plays.shape[0]):
+            card = plays[i]
+            if S[S_TURN] == seat:
+                open_moon = True
+                for o in range(n):
+                    if o != seat and S[S_POINTS + o] != 0:
+                        open_moon = False
+                legal = legal_mask(S, R)
+                if open_moon and legal & (legal - 1):
+                    tl = S[S_TRICK_LEN]
+                    miss = log_lead_miss if tl == 0 else log_miss
+                    best, best_seat = trick_best(S, n)
+                    run, _why, _who = shoot_card(R, legal, _out_of(S, n, seat), tl, best if tl else 0)
+                    med = medium_card(S, R, legal, seat, tl, best, best_seat, S[S_TRICK_MASK], -1, 0.0)
+                    if run != card:
+                        ratio += miss
+                    if med != card:
+                        ratio -= miss
+            advance(S, R, card)
+        out[w] = ratio
     return out

@@ -34,7 +34,6 @@ from hearts.fast._jit import njit
 from hearts.fast.bits import highest_card, lowest_card, popcount
 from hearts.fast.policies import (
     ABOVE_QUEEN,
-    _lowest_rank,
     _top_rank,
     moon_card,
 )
@@ -384,17 +383,10 @@ def shoot_card(R: np.ndarray, legal: int, out: int, trick_len: int, w: int) -> t
     """The moon plan's card: lead a master (spades, clubs, diamonds, then hearts) or else the
     highest-ranked card; win with the highest card of the led suit; when void throw the lowest
     non-penalty card."""
+    card = moon_card(R, legal, out, trick_len, w)
     if trick_len == 0:
-        for s in (2, 0, 1, 3):
-            mine = legal & (SUIT << (13 * s))
-            if mine and not _higher_out(out, highest_card(mine)):
-                return highest_card(mine), WHY_MOON_MASTER, -1
-        return _top_rank(legal), WHY_MOON_LEAD_HIGH, -1
-    follow = legal & (SUIT << (13 * (w // 13)))
-    if follow:
-        return highest_card(follow), WHY_MOON_WIN, -1
-    spare = legal & ~R[R_PENALTY]
-    return _lowest_rank(spare if spare else legal), WHY_MOON_THROW, -1
+        return card, WHY_MOON_LEAD_HIGH if _higher_out(out, card) else WHY_MOON_MASTER, -1
+    return card, WHY_MOON_WIN if card // 13 == w // 13 else WHY_MOON_THROW, -1
 
 
 @njit
@@ -432,7 +424,7 @@ def medium_choice(
     if plan and running < 0 and plays_for_moon(R, T, t0, seat, hand, out, tricks_done, points):
         return shoot_card(R, legal, out, trick_len, w)
     if running == seat:
-        return moon_card(R, legal, trick_len, w), WHY_RUNNING, -1
+        return moon_card(R, legal, out, trick_len, w), WHY_RUNNING, -1
     threat = _threat(R, T, t0, seat, running)
     if trick_len == 0:
         return _lead(R, legal, seat, hand, out, voids, threat)

@@ -102,7 +102,9 @@ def play_out_to(
     progress kept in local variables: about twice as fast as calling ``advance`` per card.
     When ``trace`` is non-empty each (legal mask, card) and each trick's winner is logged.
     A :data:`POLICY_LEARNED` seat plays the model of weights ``W`` and ``margin``; it knows the voids
-    ``voids`` (bit ``4 * seat + suit``) and those shown in the play-out as every seat would see them.
+    ``voids`` (bit ``4 * seat + suit``) and those shown in the play-out as every seat would see them;
+    while a :data:`POLICY_MOON` seat is running it plays as :data:`POLICY_MEDIUM` (the model never
+    saw a runner), so it defends against the moon as the other seats do.
     """
     tracing = trace.shape[0] > 0
     n = R[R_PLAYERS]
@@ -130,6 +132,9 @@ def play_out_to(
                 card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             elif policies[turn] == POLICY_MEDIUM_MOON:
                 card = medium_moon_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
+            elif policies[turn] == POLICY_LEARNED and running >= 0:
+                # The model was trained without a search's runner: against one it defends as medium does.
+                card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             elif policies[turn] == POLICY_LEARNED:
                 if W.shape[0] < 2:
                     raise ValueError("the learned policy needs the model's weights (play_out_with)")

@@ -180,7 +180,11 @@ def greedy_card(
     if eps > 0.0 and np.random.random() < eps:
         return random_card(legal)
     if running == seat:
-        return moon_card(R, legal, trick_len, best)
+        out = 0
+        for o in range(R[R_PLAYERS]):
+            if o != seat:
+                out |= S[S_HANDS + o]
+        return moon_card(R, legal, out, trick_len, best)
     n = R[R_PLAYERS]
     hand = S[S_HANDS + seat]
     if trick_len == 0:
@@ -243,10 +247,18 @@ def smart_card(
 
 
 @njit
-def moon_card(R: np.ndarray, legal: int, trick_len: int, best: int) -> int:
-    """Play for the moon (the running shooter of :func:`greedy_card`): win with the highest card of
-    the led suit, lead the highest-ranked card, throw the lowest non-penalty card when void."""
+def moon_card(R: np.ndarray, legal: int, out: int, trick_len: int, best: int) -> int:
+    """Play for the moon (the running shooter of :func:`greedy_card`, and the medium player's moon
+    plan): lead a master (spades, clubs, diamonds, then hearts; ``out`` is the cards in the other
+    hands) or else the highest-ranked card; win with the highest card of the led suit; throw the
+    lowest non-penalty card when void."""
     if trick_len == 0:
+        for s in (2, 0, 1, 3):
+            mine = legal & (SUIT << (13 * s))
+            if mine:
+                top = highest_card(mine)
+                if not out & (SUIT << (13 * s)) & ~((2 << top) - 1):
+                    return top
         return _top_rank(legal)
     if legal & (SUIT << (13 * (best // 13))):
         return highest_card(legal & (SUIT << (13 * (best // 13))))

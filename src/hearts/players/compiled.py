@@ -67,6 +67,9 @@ def _load_kernels() -> Any:
     kernels.play_log_likelihoods(
         np.array([hands], dtype=np.int64), rules_array(rules), np.zeros(0, dtype=np.int64), 0, -1.0, -1.0, 1
     )
+    kernels.moon_log_ratios(
+        np.array([hands], dtype=np.int64), rules_array(rules), np.zeros(0, dtype=np.int64), 1, -1.0, -1.0
+    )
     three = np.arange(3, dtype=np.int64)
     sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)
     return kernels

@@ -46,3 +46,16 @@ class ExpertPlayer(SearchPlayer):
     default_opponent_policy = "medium"
     #: The moon-safe pass searches more passes (those keeping A♥ K♥ Q♥ beside the dangerous ones).
     max_pass_candidates = 20
+    #: Early moon defence (2026-12-03, issue 20; docs/players.md, Moons): the seat holding every
+    #: point taken so far, from one penalty card or Q♠ alone, or before anyone has a point the seat
+    #: that has won the most tricks (at least two), is an early threat; it runs for the moon in a
+    #: sampled world with a chance rising steeply with the moon strength of the hand it was dealt
+    #: there (a half at 0.45), weighed by how much better a run explains its plays than medium's
+    #: play; where it runs in at least half the (weighted) worlds, the card the search keeps unless
+    #: another is clearly better is medium's defence against it.
+    early_threat_points = 1
+    early_threat_tricks = 2
+    early_threat_strength = 0.45
+    early_threat_slope = 25.0
+    moon_evidence = True
+    early_defence_share = 0.5

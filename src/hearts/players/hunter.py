@@ -78,10 +78,11 @@ class HunterPlayer(MediumPlayer):
         cards = moon_pass(view)
         return CardSet(cards), "moon hunt: keep my hearts and high spades, pass " + " ".join(sym(c) for c in cards)
 
-    def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
-        """The moon plan's card while :meth:`shooting` says so, else the medium player's."""
-        if not self.shooting(k):
-            return super().play_from(k, legal)
+    def play_from(self, k: Knowledge, legal: int, running: int = -1) -> tuple[int, str]:
+        """The moon plan's card while :meth:`shooting` says so, else the medium player's (against
+        ``running``, as medium's is)."""
+        if running >= 0 or not self.shooting(k):
+            return super().play_from(k, legal, running)
         w = k.winning_card if k.trick else 0
         card, why, who = _policy().shoot_card(_rules_row(k.rules), legal, k.out, len(k.trick), w)
         return int(card), _words(k, int(why), int(card), w, int(who))

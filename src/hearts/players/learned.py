@@ -74,10 +74,14 @@ class LearnedPlayer(MediumPlayer):
             len(trick), k.winning_card if trick else 0, k.winning_seat if trick else -1, k.trick_mask,
         )  # fmt: skip
 
-    def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
+    def play_from(self, k: Knowledge, legal: int, running: int = -1) -> tuple[int, str]:
         """The model's card from ``legal`` and why, in words. Where it keeps the medium player's card:
         medium's reason, and what the model thought of it against the best other card. Where it leaves
-        it: the two values and the fact that weighed most for its card against medium's."""
+        it: the two values and the fact that weighed most for its card against medium's. Against a
+        seat taken to be running for the moon (``running``) it plays medium's defence: the model
+        never saw a runner (as in the rollouts, :func:`hearts.fast.playout.play_out_to`)."""
+        if running >= 0:
+            return MediumPlayer.play_from(self, k, legal, running)
         card, values = self.evaluate(k, legal)
         prior = int(load_fast().features.prior_card(*self._inputs(k, legal)))
         medium, medium_why = MediumPlayer.play_from(self, k, legal)

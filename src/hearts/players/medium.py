@@ -150,9 +150,11 @@ class MediumPlayer(Player):
         card, why = self.play_from(k, legal)
         return CARDS[card], why
 
-    def play_from(self, k: Knowledge, legal: int) -> tuple[int, str]:
+    def play_from(self, k: Knowledge, legal: int, running: int = -1) -> tuple[int, str]:
         """The card to play from ``legal`` given knowledge ``k``, and why in words (public so other
-        players can reuse it): :func:`hearts.fast.medium.medium_choice`'s card, its moon plan included."""
+        players can reuse it): :func:`hearts.fast.medium.medium_choice`'s card, its moon plan included.
+        ``running`` names a seat taken to be running for the moon (-1: none but medium's own reading
+        of the points taken): the card then defends against it."""
         policy = _policy()
         trick = k.trick
         voids = 0
@@ -178,7 +180,7 @@ class MediumPlayer(Player):
             w,
             k.winning_seat,
             k.trick_mask,
-            -1,
+            running,
             True,
         )
         return int(card), _words(k, int(why), int(card), w, int(who))

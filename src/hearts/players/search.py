@@ -179,6 +179,19 @@ class SearchPlayer(PassSearch):
     #: defended where the cards make it likely, not everywhere.
     early_threat_points = 2
     early_threat_strength = 0.5
+    #: Early moon defence: the chance that the early threat is running in a world where its dealt
+    #: hand reaches :attr:`early_threat_strength`, and in one where it does not; with
+    #: :attr:`moon_evidence` each is weighed by how much better a run explains its plays so far
+    #: (:func:`hearts.fast.kernels.moon_log_ratios`), and it runs where that makes a run likelier than not.
+    early_threat_slope: float | None = None
+    #: From this share of the (weighted) worlds in which the early threat runs, the rule-based
+    #: card the search keeps unless another is clearly better is medium's defence against it
+    #: (above 1: never, as before).
+    early_defence_share = 2.0
+    #: Early moon defence before anyone has a point: the seat that has won the most tricks, at
+    #: least this many (0: off), is the early threat.
+    early_threat_tricks = 0
+    moon_evidence = False
     #: Moon plan: the moon hand strength (:func:`~hearts.players.knowledge.moon_hand_strength`) from
     #: which the search also evaluates its own moon line.
     moon_plan_strength = 0.55
@@ -335,6 +348,16 @@ class SearchPlayer(PassSearch):
         early = -1
         if threat < 0 and self.early_threat_points:
             early = k.moon_threat(min_points=self.early_threat_points)
+            if early < 0 and self.early_threat_tricks and k.moon_possible and not k.point_holders():
+                # Nobody has a point yet: the seat that has won the most tricks (and at least
+                # early_threat_tricks) is the one a run would be under way for.
+                won = [0] * view.rules.players
+                for t in view.tricks:
+                    if t.winner is not None:
+                        won[t.winner] += 1
+                top = max(range(len(won)), key=lambda s: won[s])
+                if top != me and won[top] >= self.early_threat_tricks and won.count(won[top]) == 1:
+                    early = top
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
         vals, own, worlds, rollouts, weights = self._search(
@@ -353,6 +376,11 @@ class SearchPlayer(PassSearch):
         best_p, best_i = max(
             ((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]]
         )
+        if early >= 0 and weights is not None:
+            self.last_early_share = sum(w for w, ran in zip(weights, self._early_runs, strict=True) if ran) / norm
+        if early >= 0 and self.last_early_share >= self.early_defence_share:
+            # The early threat runs in most worlds: the rule-based card is medium's defence against it.
+            hint, hint_why = self.play_from(k, legal, running=early)
         # The rule-based choice is kept unless the search finds something clearly better: a
         # margin of prior_margin points plus one standard error of the paired difference.
         hint_i = representative(cands, hint)
@@ -370,8 +398,6 @@ class SearchPlayer(PassSearch):
         if runner is not None:
             tail += f", {sym(cands[runner])} {own[best_p][runner] / norm:.1f}"
         if early >= 0:
-            if weights is not None:  # the share the means were taken over
-                self.last_early_share = sum(w for w, ran in zip(weights, self._early_runs, strict=True) if ran) / norm
             tail += f"; {view.names[early]} shoots in {self.last_early_share:.0%} of the worlds"
         if plans[best_p]:
             return CARDS[card], f"moon plan: {sym(card)} ({tail})"
@@ -478,14 +504,27 @@ class SearchPlayer(PassSearch):
             W = np.repeat(base[None, :], batch, axis=0)
             W[:, kern.S_HANDS : kern.S_HANDS + n] = sampled
             seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
+            if infer:
+                starts = sampled | played
             if early >= 0:
-                # The worlds in which the early threat's dealt hand could shoot: there it runs.
-                runs = np.array(
-                    [
-                        kern.moon_strength(R, int(h) | early_played) >= self.early_threat_strength
-                        for h in sampled[:, early]
-                    ]
-                )
+                # Whether the early threat is running in each world: a prior from the hand it was
+                # dealt there, times how much better a run explains its plays than medium's play.
+                strength = np.array([kern.moon_strength(R, int(h) | early_played) for h in sampled[:, early]])
+                if self.early_threat_slope is None:
+                    prior = np.where(strength >= self.early_threat_strength, 1.0, 0.0)
+                else:
+                    prior = 1.0 / (1.0 + np.exp(-self.early_threat_slope * (strength - self.early_threat_strength)))
+                if infer and self.moon_evidence:
+                    ratio = kern.moon_log_ratios(starts, R, plays, early, self._log_miss, self._log_lead_miss)
+                else:
+                    ratio = np.zeros(batch)
+                with np.errstate(divide="ignore"):
+                    log_run = np.log(prior) + ratio
+                    log_not = np.log1p(-prior)
+                runs = log_run >= log_not
+                if infer and self.moon_evidence:
+                    # The early seat's plays are explained by the mixture of the two, not by medium alone.
+                    early_logw = np.logaddexp(log_not, log_run)
                 runs_total += int(runs.sum())
                 self._early_runs.extend(runs.tolist())
                 scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
@@ -497,12 +536,12 @@ class SearchPlayer(PassSearch):
             chunks_u.append(self._utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
-                starts = sampled | played
-                chunks_logw.append(
-                    kern.play_log_likelihoods(
-                        starts, R, plays, me, self._log_miss, self._log_lead_miss, self._inferred_policy
-                    )
+                logw = kern.play_log_likelihoods(
+                    starts, R, plays, me, self._log_miss, self._log_lead_miss, self._inferred_policy
                 )
+                if early >= 0 and self.moon_evidence:
+                    logw = logw + early_logw
+                chunks_logw.append(logw)
             worlds += batch
             now = time.perf_counter()
             if now >= deadline:
