@@ -112,6 +112,50 @@ def test_sampler_reports_an_impossible_view() -> None:
         sample_hands(broken, random.Random(0))
 
 
+def tight_knowledge(only_left_and_across: int) -> Knowledge:
+    """Seat 0's knowledge at the start of play, with the first ``only_left_and_across`` of its
+    unseen cards barred from seat 3 (so seats 1 and 2, 26 cards of room, must hold them all)."""
+    import dataclasses
+
+    view = Game(Rules.preset("no-passing"), seed=5).view(0)
+    k = Knowledge.of(view)
+    barred = sum(1 << c for c in sorted(CardSet(k.unseen))[:only_left_and_across])
+    excluded = tuple(x | barred if s == 3 else x for s, x in enumerate(k.excluded))
+    return dataclasses.replace(k, excluded=excluded)
+
+
+def test_the_fallback_deals_a_forced_deal_and_refuses_an_impossible_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the greedy tries skipped, the fallback alone: 26 cards barred from seat 3 fill seats 1
+    and 2 exactly, and every deal it makes says so; 27 such cards cannot be dealt (Hall's condition
+    fails for seats 1 and 2 together), which it reports at once where a search over placements
+    would try 2**26 of them."""
+    import hearts.players.sampling as sampling
+
+    monkeypatch.setattr(sampling, "GREEDY_TRIES", 0)
+    k = tight_knowledge(26)
+    rng = random.Random(3)
+    for _ in range(5):
+        hands = sample_hands(k, rng)
+        assert is_consistent(k, hands) is None
+        assert hands[3] & k.unseen & ~k.excluded[3] == hands[3] & k.unseen
+    with pytest.raises(InconsistentViewError, match="no deal"):
+        sample_hands(tight_knowledge(27), rng)
+
+
+@pytest.mark.parametrize("rules", RULES[:4], ids=lambda r: f"{r.players}p")
+def test_the_fallback_alone_deals_worlds_that_agree_with_the_view(
+    rules: Rules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hearts.players.sampling as sampling
+
+    monkeypatch.setattr(sampling, "GREEDY_TRIES", 0)
+    rng = random.Random(2)
+    for view, _real in random_views(rules, rules.players * 5, 10):
+        k = Knowledge.of(view)
+        for _ in range(3):
+            assert is_consistent(k, sample_hands(k, rng)) is None
+
+
 def test_candidates_merge_only_equivalent_cards() -> None:
     merged = 0
     for view, _ in random_views(Rules(), 3, 30):

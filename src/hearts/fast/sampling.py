@@ -9,7 +9,7 @@ above :mod:`hearts.core`. Sampling in Python cost the search players about a fif
 play decision; compiled, a world costs about 2 µs, less than one rollout.
 
 A deal the greedy method cannot finish in :data:`GREEDY_TRIES` tries is flagged, not forced:
-the caller deals that one with the exhaustive Python sampler, which finds a consistent deal
+the caller deals that one with the Python sampler, which finds a consistent deal
 whenever one exists. ``tests/test_fast_sampling.py`` checks every compiled deal against the
 seat's knowledge and the two samplers' distributions against each other.
 """
@@ -22,7 +22,7 @@ from hearts.fast._jit import njit
 from hearts.fast.bits import popcount
 from hearts.fast.kernels import draw
 
-#: Greedy attempts per deal before it is flagged for the exhaustive sampler (as in Python).
+#: Greedy attempts per deal before it is flagged for the Python sampler (as in Python).
 GREEDY_TRIES = 12
 
 

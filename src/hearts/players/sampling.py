@@ -9,7 +9,7 @@ suit it has shown void in (nor breaks the stronger inferences in
 The sampler deals the most constrained cards first, each to a seat that may hold it
 chosen in proportion to the room left in that seat's hand (close to uniform over
 consistent deals); on the rare dead end it retries, and after a few retries it falls
-back to an exhaustive search that always finds a consistent deal if one exists.
+back to a deal guided by Hall's condition that always finds a consistent deal if one exists.
 
 >>> import random
 >>> from hearts.core import Game, Rules
@@ -28,7 +28,7 @@ from hearts.core import Card, HandState, SeatView
 from hearts.core.cards import QS_BIT, cards_of
 from hearts.players.knowledge import Knowledge, load_fast
 
-#: Greedy attempts before the exhaustive fallback.
+#: Greedy attempts before the fallback that always finds a deal (:func:`_hall_deal`).
 GREEDY_TRIES = 12
 
 
@@ -47,7 +47,7 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
         hands = _greedy(k, cards, eligible, order, rng)
         if hands is not None:
             return hands
-    hands = _exhaustive(k, cards, eligible, order, rng)
+    hands = _hall_deal(k, cards, eligible, order, rng)
     if hands is None:
         raise InconsistentViewError(
             f"no deal of the {len(cards)} unseen cards fits seat {k.seat}'s view "
@@ -91,30 +91,65 @@ def _greedy(
     return hands
 
 
-def _exhaustive(
+def _hall_deal(
     k: Knowledge, cards: list, eligible: list[list[int]], order: list[int], rng: random.Random
 ) -> list[int] | None:
-    """Depth-first search over card placements with capacity checks (always succeeds when possible)."""
+    """A consistent deal whenever one exists, in time polynomial in the cards: each card in turn goes
+    to a seat chosen in proportion to its room, among the seats that leave the rest dealable.
+
+    Whether the cards left can be dealt is Hall's condition for this bipartite deal: for every set
+    ``T`` of seats, the cards that only seats of ``T`` may hold number at most the room left in
+    ``T`` (and all the cards fill all the room). With at most five other seats that is 32 sets,
+    summed over subsets once per check. A depth-first search over placements did this before; it
+    could backtrack for minutes in a tight spot (a player's decision must not hang a table).
+    """
     room = list(k.need)
     hands = list(k.known)
     hands[k.seat] = k.hand
-    seat_orders = [rng.sample(e, len(e)) for e in eligible]
+    seats = sorted({s for e in eligible for s in e})
+    bit = {s: 1 << i for i, s in enumerate(seats)}
+    full = (1 << len(seats)) - 1
+    masks = [sum(bit[s] for s in e) for e in eligible]
+    count = [0] * (full + 1)  # count[m]: cards left whose seats are exactly the set m
+    for i in order:
+        count[masks[i]] += 1
 
-    def place(j: int) -> bool:
-        if j == len(order):
-            return True
-        i = order[j]
-        for s in seat_orders[i]:
+    def dealable() -> bool:
+        within = count[:]  # within[T]: cards left whose seats all lie in T (a sum over subsets)
+        for j in range(len(seats)):
+            for t in range(full + 1):
+                if t >> j & 1:
+                    within[t] += within[t ^ (1 << j)]
+        if within[0]:
+            return False
+        for t in range(1, full + 1):
+            if within[t] > sum(room[s] for s in seats if t & bit[s]):
+                return False
+        return True
+
+    if not dealable():
+        return None
+    for i in order:
+        count[masks[i]] -= 1
+        fits = []
+        for s in eligible[i]:
             if room[s]:
                 room[s] -= 1
-                hands[s] |= 1 << cards[i]
-                if place(j + 1):
-                    return True
+                if dealable():
+                    fits.append(s)
                 room[s] += 1
-                hands[s] &= ~(1 << cards[i])
-        return False
-
-    return hands if place(0) else None
+        if not fits:  # cannot happen once the whole deal was dealable
+            return None
+        pick = rng.random() * sum(room[s] for s in fits)
+        chosen = fits[-1]
+        for s in fits:
+            pick -= room[s]
+            if pick < 0:
+                chosen = s
+                break
+        room[chosen] -= 1
+        hands[chosen] |= 1 << cards[i]
+    return hands
 
 
 #: Chance of redealing a world that gives Q♠ to a seat that passed up a chance to throw her.
