@@ -36,6 +36,15 @@ from hearts.fast.state import (
 
 
 @njit
+def _start_world(S: np.ndarray, R: np.ndarray, starts: np.ndarray, w: int, n: int) -> None:
+    """Set ``S`` to the start of play of world ``w`` (``starts[w, seat]``: each seat's hand then)."""
+    for s in range(MAX_PLAYERS):
+        S[S_HANDS + s] = starts[w, s] if s < n else 0
+    reset_state(S, R)
+    start_play(S, R)
+
+
+@njit
 def _plausible_lead(S: np.ndarray, R: np.ndarray, legal: int, seat: int, card: int) -> bool:
     """Whether :func:`greedy_card`'s lead (without its random card) could be ``card``: the spade
     under Q♠ that flushes her, or else the lowest card of a suit whose noisy rank (hearts two
@@ -89,10 +98,7 @@ def play_log_likelihoods(
     out = np.zeros(W, dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     for w in range(W):
-        for s in range(MAX_PLAYERS):
-            S[S_HANDS + s] = starts[w, s] if s < n else 0
-        reset_state(S, R)
-        start_play(S, R)
+        _start_world(S, R, starts, w, n)
         logw = 0.0
         for i in range(plays.shape[0]):
             card = plays[i]
@@ -147,10 +153,7 @@ def moon_log_ratios(
     out = np.zeros(W, dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     for w in range(W):
-        for s in range(MAX_PLAYERS):
-            S[S_HANDS + s] = starts[w, s] if s < n else 0
-        reset_state(S, R)
-        start_play(S, R)
+        _start_world(S, R, starts, w, n)
         ratio = 0.0
         for i in range(plays.shape[0]):
             card = plays[i]

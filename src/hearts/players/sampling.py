@@ -63,6 +63,16 @@ def _eligible_seats(k: Knowledge) -> tuple[list[Card], list[list[int]]]:
     return cards, [[s for s in others if not k.excluded[s] >> c & 1] for c in cards]
 
 
+def _by_room(seats: list[int], room: list[int], pick: float) -> int:
+    """The seat of ``seats`` that ``pick`` (uniform below their total room) falls on, each seat
+    taking a share as large as its room: a card goes where there is more room to hold it."""
+    for s in seats:
+        pick -= room[s]
+        if pick < 0 and room[s]:
+            return s
+    return seats[-1]
+
+
 def _greedy(
     k: Knowledge, cards: list, eligible: list[list[int]], order: list[int], rng: random.Random
 ) -> list[int] | None:
@@ -77,13 +87,7 @@ def _greedy(
             total += room[s]
         if total == 0:
             return None
-        pick = rand() * total
-        chosen = seats[-1]
-        for s in seats:
-            pick -= room[s]
-            if pick < 0 and room[s]:
-                chosen = s
-                break
+        chosen = _by_room(seats, room, rand() * total)
         if not room[chosen]:
             return None
         room[chosen] -= 1
@@ -140,13 +144,7 @@ def _hall_deal(
                 room[s] += 1
         if not fits:  # cannot happen once the whole deal was dealable
             return None
-        pick = rng.random() * sum(room[s] for s in fits)
-        chosen = fits[-1]
-        for s in fits:
-            pick -= room[s]
-            if pick < 0:
-                chosen = s
-                break
+        chosen = _by_room(fits, room, rng.random() * sum(room[s] for s in fits))
         room[chosen] -= 1
         hands[chosen] |= 1 << cards[i]
     return hands
