@@ -23,7 +23,9 @@ itself playing for the moon in the rollouts and keeps that plan when it scores b
 **Moon defence.** When one opponent has every point so far, the rollouts let that seat
 run for the moon and the defenders' rollout policy takes a heart off it, so the search
 values stopping it. For expert, before it has four penalty cards (:attr:`SearchPlayer.threat_points`),
-from two, it runs only in the sampled worlds that dealt it a hand that could shoot (an early threat).
+from one (or, before anyone has a point, the seat that has won the most tricks), it is an early
+threat: it runs in the sampled worlds where the hand it was dealt there and the plays it made make a
+run likelier than not, and where it runs in most worlds medium's defence is the card the search keeps.
 
 **Passing.** Expert searches its pass from a reference pass, medium's with A♥, K♥ and Q♥ kept,
 and the other seats play the moon-capable ``"medium-moon"`` in its rollouts, so that a pass which
@@ -173,25 +175,25 @@ class SearchPlayer(PassSearch):
     #: this many of them (or Q♠ and two more); the rollouts then let it run for the moon.
     threat_points = 4
     #: Early moon defence: before that, an opponent holding every penalty card taken so far, at
-    #: least this many of them (0: off), runs for the moon in the sampled worlds where the hand it
-    #: was dealt (its cards now and those it has played) has a moon strength of at least
-    #: :attr:`early_threat_strength`, and plays as the other seats do in the rest: a moon is
-    #: defended where the cards make it likely, not everywhere.
+    #: least this many of them (0: off), is an early threat: it runs for the moon in some sampled
+    #: worlds and plays as the other seats do in the rest, so a moon is defended where it is likely,
+    #: not everywhere.
     early_threat_points = 2
-    early_threat_strength = 0.5
-    #: Early moon defence: the chance that the early threat is running in a world where its dealt
-    #: hand reaches :attr:`early_threat_strength`, and in one where it does not; with
-    #: :attr:`moon_evidence` each is weighed by how much better a run explains its plays so far
-    #: (:func:`hearts.fast.kernels.moon_log_ratios`), and it runs where that makes a run likelier than not.
-    early_threat_slope: float | None = None
-    #: From this share of the (weighted) worlds in which the early threat runs, the rule-based
-    #: card the search keeps unless another is clearly better is medium's defence against it
-    #: (above 1: never, as before).
-    early_defence_share = 2.0
-    #: Early moon defence before anyone has a point: the seat that has won the most tricks, at
-    #: least this many (0: off), is the early threat.
+    #: ...and, before anyone has a point, the seat that has won the most tricks, at least this many
+    #: (0: off).
     early_threat_tricks = 0
+    #: Where the early threat runs: with no slope (None), in the worlds where the hand it was dealt
+    #: (its cards there and those it has played) reaches this moon strength; with a slope, with the
+    #: prior chance ``1 / (1 + exp(-slope * (strength - early_threat_strength)))`` of that hand...
+    early_threat_strength = 0.5
+    early_threat_slope: float | None = None
+    #: ...times, with ``moon_evidence``, how much better a run explains its plays so far than
+    #: medium's play (:func:`hearts.fast.kernels.moon_log_ratios`); it runs where that makes a run
+    #: likelier than not, and its plays weigh the world by the mixture of the two models.
     moon_evidence = False
+    #: From this share of the (weighted) worlds in which the early threat runs, the rule-based card
+    #: the search keeps unless another is clearly better is medium's defence against it (above 1: never).
+    early_defence_share = 2.0
     #: Moon plan: the moon hand strength (:func:`~hearts.players.knowledge.moon_hand_strength`) from
     #: which the search also evaluates its own moon line.
     moon_plan_strength = 0.55
