@@ -37,6 +37,12 @@ def free_port() -> int:
 def serving(folder: Path, *options: str) -> Iterator[str]:
     """A ``hearts serve`` process on a free loopback port with its database in ``folder``; its URL once it
     answers. ``options`` are more ``hearts serve`` flags. Its log is ``folder/server.log``."""
+    # Compile (or load) the search players' kernels here first, into numba's disk cache: on a fresh
+    # machine the server's warm-up and its hint process would otherwise compile them while a test
+    # waits on its first hint (about a minute on a busy 2-core machine; a hint waits 30 s).
+    from hearts.players.search import compiled_kernels
+
+    compiled_kernels()
     port = free_port()
     log = open(folder / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
