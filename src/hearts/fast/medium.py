@@ -34,6 +34,8 @@ from hearts.fast._jit import njit
 from hearts.fast.bits import highest_card, lowest_card, popcount
 from hearts.fast.policies import (
     ABOVE_QUEEN,
+    _higher_out,
+    _out_of,
     _top_rank,
     moon_card,
 )
@@ -76,16 +78,6 @@ WHY_THROW_HIGH = 29
 
 
 @njit
-def _out_of(S: np.ndarray, n: int, seat: int) -> int:
-    """The cards in the other seats' hands: the seat's ``Knowledge.out`` in this world."""
-    out = 0
-    for s in range(n):
-        if s != seat:
-            out |= S[S_HANDS + s]
-    return out
-
-
-@njit
 def _voids_of(S: np.ndarray, n: int, seat: int) -> int:
     """The voids of the other seats in this world: bit ``4 * seat + suit``."""
     voids = 0
@@ -95,11 +87,6 @@ def _voids_of(S: np.ndarray, n: int, seat: int) -> int:
                 if not S[S_HANDS + o] & (SUIT << (13 * s)):
                     voids |= 1 << (4 * o + s)
     return voids
-
-
-@njit
-def _higher_out(out: int, card: int) -> int:
-    return out & (SUIT << (13 * (card // 13))) & ~((2 << card) - 1)
 
 
 @njit

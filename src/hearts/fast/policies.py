@@ -67,6 +67,22 @@ def _top_rank(mask: int) -> int:
 
 
 @njit
+def _out_of(S: np.ndarray, n: int, seat: int) -> int:
+    """The cards in the other seats' hands: the seat's ``Knowledge.out`` in this world."""
+    out = 0
+    for s in range(n):
+        if s != seat:
+            out |= S[S_HANDS + s]
+    return out
+
+
+@njit
+def _higher_out(out: int, card: int) -> int:
+    """The cards of ``out`` above ``card`` in its suit."""
+    return out & (SUIT << (13 * (card // 13))) & ~((2 << card) - 1)
+
+
+@njit
 def _queen_out(S: np.ndarray, n: int) -> bool:
     """Whether Q♠ is still in some hand (public knowledge, read off the world)."""
     for s in range(n):
@@ -180,11 +196,7 @@ def greedy_card(
     if eps > 0.0 and np.random.random() < eps:
         return random_card(legal)
     if running == seat:
-        out = 0
-        for o in range(R[R_PLAYERS]):
-            if o != seat:
-                out |= S[S_HANDS + o]
-        return moon_card(R, legal, out, trick_len, best)
+        return moon_card(R, legal, _out_of(S, R[R_PLAYERS], seat), trick_len, best)
     n = R[R_PLAYERS]
     hand = S[S_HANDS + seat]
     if trick_len == 0:
@@ -255,10 +267,8 @@ def moon_card(R: np.ndarray, legal: int, out: int, trick_len: int, best: int) ->
     if trick_len == 0:
         for s in (2, 0, 1, 3):
             mine = legal & (SUIT << (13 * s))
-            if mine:
-                top = highest_card(mine)
-                if not out & (SUIT << (13 * s)) & ~((2 << top) - 1):
-                    return top
+            if mine and not _higher_out(out, highest_card(mine)):
+                return highest_card(mine)
         return _top_rank(legal)
     if legal & (SUIT << (13 * (best // 13))):
         return highest_card(legal & (SUIT << (13 * (best // 13))))

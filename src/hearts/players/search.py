@@ -78,6 +78,7 @@ from typing import Any
 from hearts.core import CARDS, Card, CardSet, SeatView
 from hearts.core.cards import HEARTS, cards_of
 from hearts.players.compiled import compiled_kernels
+from hearts.players.early_threat import early_threat_seat, running_worlds
 from hearts.players.knowledge import (
     Knowledge,
     moon_hand_strength,
@@ -349,17 +350,7 @@ class SearchPlayer(PassSearch):
         defence = 1 << threat if threat >= 0 else 0
         early = -1
         if threat < 0 and self.early_threat_points:
-            early = k.moon_threat(min_points=self.early_threat_points)
-            if early < 0 and self.early_threat_tricks and k.moon_possible and not k.point_holders():
-                # Nobody has a point yet: the seat that has won the most tricks (and at least
-                # early_threat_tricks) is the one a run would be under way for.
-                won = [0] * view.rules.players
-                for t in view.tricks:
-                    if t.winner is not None:
-                        won[t.winner] += 1
-                top = max(range(len(won)), key=lambda s: won[s])
-                if top != me and won[top] >= self.early_threat_tricks and won.count(won[top]) == 1:
-                    early = top
+            early = early_threat_seat(view, k, self.early_threat_points, self.early_threat_tricks)
         endgame = max(view.totals) + k.rules.moon_points >= k.rules.target
         deadline = start + self.budget * self.budget_share
         vals, own, worlds, rollouts, weights = self._search(
@@ -512,21 +503,15 @@ class SearchPlayer(PassSearch):
                 # Whether the early threat is running in each world: a prior from the hand it was
                 # dealt there, times how much better a run explains its plays than medium's play.
                 strength = np.array([kern.moon_strength(R, int(h) | early_played) for h in sampled[:, early]])
-                if self.early_threat_slope is None:
-                    prior = np.where(strength >= self.early_threat_strength, 1.0, 0.0)
-                else:
-                    prior = 1.0 / (1.0 + np.exp(-self.early_threat_slope * (strength - self.early_threat_strength)))
-                if infer and self.moon_evidence:
-                    ratio = kern.moon_log_ratios(starts, R, plays, early, self._log_miss, self._log_lead_miss)
-                else:
-                    ratio = np.zeros(batch)
-                with np.errstate(divide="ignore"):
-                    log_run = np.log(prior) + ratio
-                    log_not = np.log1p(-prior)
-                runs = log_run >= log_not
-                if infer and self.moon_evidence:
-                    # The early seat's plays are explained by the mixture of the two, not by medium alone.
-                    early_logw = np.logaddexp(log_not, log_run)
+                evidence = (
+                    kern.moon_log_ratios(starts, R, plays, early, self._log_miss, self._log_lead_miss)
+                    if infer and self.moon_evidence
+                    else np.zeros(batch)
+                )
+                # early_logw: the early seat's plays are explained by the mixture of the two models.
+                runs, early_logw = running_worlds(
+                    strength, self.early_threat_strength, self.early_threat_slope, evidence
+                )
                 runs_total += int(runs.sum())
                 self._early_runs.extend(runs.tolist())
                 scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)

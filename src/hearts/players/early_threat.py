@@ -1,0 +1,57 @@
+"""The search players' early moon threat: which seat it is, and in which sampled worlds it runs.
+
+Before an opponent holds enough points to be the plain moon threat (``SearchPlayer.threat_points``),
+a seat may already be running for the moon. The search lets it run in some of its sampled worlds and
+play as the others do in the rest; these two functions say who (:func:`early_threat_seat`) and where
+(:func:`running_worlds`). See docs/players.md, "Early moon threat".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hearts.core import SeatView
+from hearts.players.knowledge import Knowledge
+
+
+def early_threat_seat(view: SeatView, k: Knowledge, min_points: int, min_tricks: int) -> int:
+    """The other seat holding every penalty card taken so far, at least ``min_points`` of them
+    (or Q♠ and two more); before anyone has a point, the one seat that has won the most tricks, at
+    least ``min_tricks`` of them (0: not this way); -1 when there is none."""
+    seat = k.moon_threat(min_points=min_points)
+    if seat >= 0 or not min_tricks or not k.moon_possible or k.point_holders():
+        return seat
+    won = [0] * view.rules.players
+    for trick in view.tricks:
+        if trick.winner is not None:
+            won[trick.winner] += 1
+    top = max(range(len(won)), key=lambda s: won[s])
+    if top != view.seat and won[top] >= min_tricks and won.count(won[top]) == 1:
+        return top
+    return -1
+
+
+def running_worlds(strength: Any, at: float, slope: float | None, evidence: Any) -> tuple[Any, Any]:
+    """For each sampled world, whether the early threat runs there, and the log of how well the
+    mixture of running and not explains its plays relative to medium's play alone.
+
+    ``strength`` is the moon strength of the hand the world dealt it. With no ``slope`` it runs
+    where that reaches ``at`` (and the plays say nothing); with one, its prior chance of running is
+    ``1 / (1 + exp(-slope * (strength - at)))``, times ``exp(evidence)``
+    (:func:`hearts.fast.kernels.moon_log_ratios`), and it runs where that makes a run likelier than not.
+
+    >>> import numpy as np
+    >>> runs, logw = running_worlds(np.array([0.2, 0.5]), 0.45, 25.0, np.array([0.0, 0.0]))
+    >>> runs.tolist(), bool(logw[0] == 0.0)
+    ([False, True], True)
+    """
+    import numpy as np
+
+    if slope is None:
+        prior = np.where(strength >= at, 1.0, 0.0)
+    else:
+        prior = 1.0 / (1.0 + np.exp(-slope * (strength - at)))
+    with np.errstate(divide="ignore"):
+        log_run = np.log(prior) + evidence
+        log_not = np.log1p(-prior)
+    return log_run >= log_not, np.logaddexp(log_not, log_run)
