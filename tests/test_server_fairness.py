@@ -333,6 +333,31 @@ def test_a_game_left_alone_is_abandoned_and_not_counted(tmp_path: Path) -> None:
             assert "abandoned" in s.until("error")["message"]
 
 
+def test_a_connection_cancelled_while_the_table_is_busy_still_leaves_its_seat(tmp_path: Path) -> None:
+    # A handler cancelled while it waits for the table (a server shutting down, a test client closing
+    # under load) once left its seat "here" for ever: the game was never abandoned.
+    import asyncio
+
+    app = create_app(f"sqlite:///{tmp_path / 'a.db'}", pause=0)
+    with TestClient(app) as c:
+        table = c.post("/api/tables", json={"preset": "no-passing", "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3}).json()
+        with c.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            Seat(ws, 0).until("welcome")
+            live = app.state.manager.tables[table["id"]]
+            assert live.seats[0].clients
+
+            async def cancel_a_detach() -> None:
+                conn = next(iter(live.seats[0].clients))
+                async with live.lock:  # the table is busy (a computer's move being written)
+                    leaving = asyncio.ensure_future(live.detach(conn))
+                    await asyncio.sleep(0)
+                    leaving.cancel()
+                    await asyncio.gather(leaving, return_exceptions=True)
+
+            c.portal.call(cancel_a_detach)  # type: ignore[union-attr]
+            assert not live.seats[0].clients
+
+
 # -- secrets out of log lines -----------------------------------------------------------------------------------
 
 

@@ -212,15 +212,18 @@ class LiveTable:
         self.kick()
 
     async def detach(self, client: Sender) -> None:
+        # The seat forgets the connection before anything awaits: a handler cancelled here (a server
+        # shutting down, a test client closing) must not leave a seat "here" for ever, which would keep
+        # its game from being abandoned and its stand-in from coming.
+        seat = client.seat
+        if seat is None:
+            self.spectators.discard(client)
+        else:
+            s = self.seats[seat]
+            s.clients.discard(client)
+            if not s.clients:
+                s.away_since = time.monotonic()
         async with self.lock:
-            seat = client.seat
-            if seat is None:
-                self.spectators.discard(client)
-            else:
-                s = self.seats[seat]
-                s.clients.discard(client)
-                if not s.clients:
-                    s.away_since = time.monotonic()
             if not self.closed:
                 self.broadcast_presence()
         self.kick()
