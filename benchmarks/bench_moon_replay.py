@@ -9,6 +9,7 @@ moons does a changed expert still allow? (docs/players.md, "Where the hunter's m
     python benchmarks/bench_moon_replay.py benchmarks/results/expert-hunter/new/seed1.json.gz
     python benchmarks/bench_moon_replay.py PART.json.gz --opponent-policy medium-moon
     python benchmarks/bench_moon_replay.py PART.json.gz --keep-high-spades --show 3
+    python benchmarks/bench_moon_replay.py PART.json.gz --no-stopper-passes --keep-high-spades
 
 A diagnosis, not a strength measure: it replays only the hands that went wrong.
 """
@@ -32,9 +33,10 @@ def read_part(path: str) -> dict[str, Any]:
     return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
 
 
-def replay(table: dict[str, Any], worlds: int, options: dict[str, Any]) -> tuple[list[int], list[str]]:
-    """Play one table's hand again; return each seat's points and the plays with their reasons."""
-    seating = table["seating"]
+def replay(table: dict[str, Any], worlds: int, options: dict[str, Any], shooter: str) -> tuple[list[int], list[str]]:
+    """Play one table's hand again, expert in every seat but the shooter's (whatever expert the
+    part seated there: ``old-expert`` too); return each seat's points and the plays with their reasons."""
+    seating = [label if label == shooter else "expert" for label in table["seating"]]
     hand = HandState(Rules(), tuple(mask_of(cards) for cards in table["dealt"]), table["index"])
     players = [
         make_player(label, seed=1000 + seat, worlds=worlds, **options) if label == "expert" else make_player(label)
@@ -53,6 +55,19 @@ def replay(table: dict[str, Any], worlds: int, options: dict[str, Any]) -> tuple
     return list(hand.points), log
 
 
+def _no_stopper_passes(searched: Any) -> Any:
+    """The pass candidates less those that pass a card the moon-safe pass keeps (where its
+    reference pass keeps them all): the "strict" pass of docs/players.md, tried and not shipped."""
+
+    def candidates(self: ExpertPlayer, view: SeatView, base: Any) -> list[int]:
+        out: list[int] = searched(self, view, base)
+        if view.rules.moon.value == "disabled" or base.mask & self.moon_safe_keeps:
+            return out
+        return [m for m in out if not m & self.moon_safe_keeps]
+
+    return candidates
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("part", help="a tournament's --json file (gzipped or not) with expert against the shooter")
@@ -60,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worlds", type=int, default=300)
     ap.add_argument("--opponent-policy", default=None, help="expert's model of the other seats (e.g. medium-moon)")
     ap.add_argument("--keep-high-spades", action="store_true", help="the moon-safe pass keeps A♠ and K♠ too")
+    ap.add_argument(
+        "--no-stopper-passes", action="store_true", help="the pass search never passes a card the moon-safe pass keeps"
+    )
     ap.add_argument("--show", type=int, default=0, help="print the plays of the first N hands replayed")
     args = ap.parse_args(argv)
     options: dict[str, Any] = {}
@@ -67,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         options["opponent_policy"] = args.opponent_policy
     if args.keep_high_spades:
         ExpertPlayer.moon_safe_keeps |= HIGH_SPADES
+    if args.no_stopper_passes:
+        ExpertPlayer.pass_candidates = _no_stopper_passes(ExpertPlayer.pass_candidates)  # type: ignore[method-assign]
     part = read_part(args.part)
     tables = [t for t in part["tables"] if 1 in t["moons"] and t["seating"][t["moons"].index(1)] == args.shooter]
     again = 0
     for i, table in enumerate(tables):
-        points, log = replay(table, args.worlds, options)
+        points, log = replay(table, args.worlds, options, args.shooter)
         shooter = next((s for s, p in enumerate(points) if p == 26), -1)
         again += shooter >= 0 and table["seating"][shooter] == args.shooter
         print(f"deal {table['index'] + 1} table {table['table'] + 1}: points {points}", flush=True)
