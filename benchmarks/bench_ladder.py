@@ -44,6 +44,10 @@ here, the frozen ``old-expert`` against it there)::
 
     python benchmarks/bench_ladder.py --pool new/*.json.gz --paired old/*.json.gz
 
+Two players paired against one opponent also get the opponent's moons against each, on the common
+deals, and their ratio with a bootstrap interval (issue 20 asks expert's moons allowed against the
+hunter to be at most half of the frozen expert's).
+
 The parts must have the same two players, rules and budget and different seeds (the same seed
 deals the same cards, which would count those deals twice). A part may be gzipped (``part1.json.gz``):
 the parts of a rung still being played are kept in ``benchmarks/results/`` that way, so that a later
@@ -55,8 +59,10 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import os
 import platform
+import random
 import re
 import shlex
 import subprocess
@@ -313,13 +319,75 @@ def paired(parts: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[st
     if len(common) < 2:
         raise PoolError(f"only {len(common)} deal(s) in common: pair parts of the same seeds")
     est = mean_ci([mine[key] - theirs[key] for key in common])
-    return {
+    out: dict[str, Any] = {
         "deals": est.n,
         "difference": est.mean,
         "ci_low": est.low,
         "ci_high": est.high,
         "player": mine_label,
         "compared_with": theirs_label,
+    }
+    if mine_label != theirs_label:
+        opponent = next(label for label in first["labels"] if label != mine_label)
+        out["moons_allowed"] = moons_allowed_ratio(
+            opponent_moons(parts, opponent), opponent_moons(others, opponent), common, opponent
+        )
+    return out
+
+
+def opponent_moons(runs: list[dict[str, Any]], opponent: str) -> dict[tuple[int, int], tuple[int, int]]:
+    """For each deal (seed, deal number): the moons ``opponent``'s seats shot over the deal's tables,
+    and how many seat-hands it held there."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for run in runs:
+        for t in run["tables"]:
+            if t["kind"] != "deal":
+                continue
+            key = (run["config"]["seed"], int(t["index"]))
+            moons, seats = out.get(key, (0, 0))
+            for label, shot in zip(t["seating"], t["moons"], strict=True):
+                if label == opponent:
+                    moons, seats = moons + shot, seats + 1
+            out[key] = (moons, seats)
+    return out
+
+
+def moons_allowed_ratio(
+    mine: dict[tuple[int, int], tuple[int, int]],
+    theirs: dict[tuple[int, int], tuple[int, int]],
+    common: list[tuple[int, int]],
+    opponent: str,
+    resamples: int = 2000,
+) -> dict[str, Any]:
+    """The moons the shared opponent shot against one player over those it shot against the other, on
+    the same deals (issue 20's measure of moon defence: at most half), with a 95% interval from a
+    bootstrap over the deals (seeded: the same files give the same interval).
+
+    >>> r = moons_allowed_ratio({(1, 0): (1, 4), (1, 1): (1, 4)}, {(1, 0): (2, 4), (1, 1): (2, 4)}, [(1, 0), (1, 1)], "hunter")
+    >>> (r["mine"], r["theirs"], r["seat_hands"], r["ratio"])
+    (2, 4, 8, 0.5)
+    """
+    pairs = [(mine[key][0], theirs[key][0]) for key in common if key in mine and key in theirs]
+    made, other = sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    rng = random.Random(20)
+    ratios = []
+    for _ in range(resamples):
+        sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
+        below = sum(b for _, b in sample)
+        if below:
+            ratios.append(sum(a for a, _ in sample) / below)
+    ratios.sort()
+    low, high = (
+        (ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]) if ratios else (math.nan, math.nan)
+    )
+    return {
+        "opponent": opponent,
+        "mine": made,
+        "theirs": other,
+        "seat_hands": sum(mine[key][1] for key in common if key in mine and key in theirs),
+        "ratio": made / other if other else math.nan,
+        "ratio_low": low,
+        "ratio_high": high,
     }
 
 
@@ -457,6 +525,13 @@ def main(argv: list[str] | None = None) -> int:
                 f"{d['player']} here minus {d['compared_with']} in the {len(args.paired)} other part(s), over "
                 f"{d['deals']} common deals: {d['difference']:+.2f} [{d['ci_low']:+.2f}, {d['ci_high']:+.2f}] per seat-deal"
             )
+            m = d.get("moons_allowed")
+            if m:
+                print(
+                    f"{m['opponent']}'s moons against {d['player']} here: {m['mine']}, against {d['compared_with']} "
+                    f"there: {m['theirs']}, in {m['seat_hands']} {m['opponent']} seat-hands each; the ratio "
+                    f"{m['ratio']:.2f} [{m['ratio_low']:.2f}, {m['ratio_high']:.2f}] (bootstrap over the deals)"
+                )
         return status
     if args.merge:
         rows = [row for name in args.merge for row in read_json(name)["rungs"]]

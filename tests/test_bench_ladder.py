@@ -181,3 +181,18 @@ def test_a_played_rung_counts_moons_from_its_tables(ladder: ModuleType, tmp_path
     assert row["moon_balance"] == pytest.approx(row["moons_upper"] - row["moons_lower"])
     assert row["moon_balance_low"] <= row["moon_balance"] <= row["moon_balance_high"]
     assert row["p95_lower"] >= 0 and row["p95_upper"] >= 0
+
+
+def test_paired_counts_the_opponents_moons_against_each_player(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    """Issue 20's defence measure: the shared opponent's moons against one player over those against
+    the other, on the same deals, counted from the tables."""
+    rival = part(1, players=("random", "medium"))
+    shot = json.loads(json.dumps(parts[0]))
+    table = next(t for t in shot["tables"] if t["kind"] == "deal")
+    seat = table["seating"].index("random")
+    table["moons"] = [1 if s == seat else 0 for s in range(len(table["moons"]))]  # random shoots at one table
+    moons = ladder.paired([shot], [rival])["moons_allowed"]
+    assert moons["opponent"] == "random"
+    assert moons["seat_hands"] == 3 * 2 * 2  # 3 deals, 2 tables, 2 seats a table
+    before = ladder.paired([parts[0]], [rival])["moons_allowed"]
+    assert moons["mine"] == before["mine"] + 1 and moons["theirs"] == before["theirs"]
