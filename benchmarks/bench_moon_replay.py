@@ -27,6 +27,10 @@ from hearts.players import make_player
 from hearts.players.expert import ExpertPlayer
 from hearts.players.knowledge import HIGH_SPADES
 
+#: Seconds a decision may take in a replay: far more than ``--worlds`` need, so that the worlds, not
+#: the clock, end each search and a replay is exact on a loaded machine too.
+REPLAY_BUDGET = 600.0
+
 
 def read_part(path: str) -> dict[str, Any]:
     raw = Path(path).read_bytes()
@@ -39,7 +43,9 @@ def replay(table: dict[str, Any], worlds: int, options: dict[str, Any], shooter:
     seating = [label if label == shooter else "expert" for label in table["seating"]]
     hand = HandState(Rules(), tuple(mask_of(cards) for cards in table["dealt"]), table["index"])
     players = [
-        make_player(label, seed=1000 + seat, worlds=worlds, **options) if label == "expert" else make_player(label)
+        make_player(label, seed=1000 + seat, worlds=worlds, time_budget=REPLAY_BUDGET, **options)
+        if label == "expert"
+        else make_player(label)
         for seat, label in enumerate(seating)
     ]
     names = tuple(f"{label}{seat}" for seat, label in enumerate(seating))
