@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import Any
 
 from hearts.players.registry import LEVELS, MEASUREMENT_LEVELS
-from hearts.sim.stats import Estimate, mean_ci
+from hearts.sim.stats import Estimate, mean_ci, percentile
 from hearts.sim.tournament import TournamentConfig, default_jobs, run_tournament
 
 #: Each rung: (upper, lower, the payoff the upper level should clear).
@@ -122,6 +122,20 @@ def known_player(name: str) -> bool:
     return name in LEVELS or name in MEASUREMENT_LEVELS or name.startswith(OLD) and name[len(OLD) :] in LEVELS
 
 
+def moons_by_deal(tables: list[dict[str, Any]]) -> dict[int, dict[str, tuple[int, int]]]:
+    """For each deal of one tournament's tables, by deal number: each label's moons shot over the
+    deal's tables, and how many seat-hands it held there."""
+    out: dict[int, dict[str, tuple[int, int]]] = {}
+    for t in tables:
+        if t["kind"] != "deal":
+            continue
+        counts = out.setdefault(int(t["index"]), {})
+        for label, shot in zip(t["seating"], t["moons"], strict=True):
+            moons, seats = counts.get(label, (0, 0))
+            counts[label] = (moons + shot, seats + 1)
+    return out
+
+
 def moon_balance(runs: list[list[dict[str, Any]]], upper: str) -> Estimate:
     """The ``upper`` player's moons made minus moons allowed per seat-deal, with its interval over deals.
 
@@ -132,16 +146,11 @@ def moon_balance(runs: list[list[dict[str, Any]]], upper: str) -> Estimate:
     once for each seat it was shot against: twice, at a 2-against-2 table)."""
     balances = []
     for tables in runs:
-        by_deal: dict[int, list[int]] = {}  # moons made, upper seats, moons against, other seats
-        for t in tables:
-            if t["kind"] != "deal":
-                continue
-            sums = by_deal.setdefault(t["index"], [0, 0, 0, 0])
-            for label, moons in zip(t["seating"], t["moons"], strict=True):
-                side = 0 if label == upper else 2
-                sums[side] += moons
-                sums[side + 1] += 1
-        balances += [made / seats - other / others for made, seats, other, others in by_deal.values()]
+        for counts in moons_by_deal(tables).values():
+            made, seats = counts[upper]
+            other = sum(moons for label, (moons, _) in counts.items() if label != upper)
+            others = sum(held for label, (_, held) in counts.items() if label != upper)
+            balances.append(made / seats - other / others)
     return mean_ci(balances)
 
 
@@ -338,18 +347,11 @@ def paired(parts: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[st
 def opponent_moons(runs: list[dict[str, Any]], opponent: str) -> dict[tuple[int, int], tuple[int, int]]:
     """For each deal (seed, deal number): the moons ``opponent``'s seats shot over the deal's tables,
     and how many seat-hands it held there."""
-    out: dict[tuple[int, int], tuple[int, int]] = {}
-    for run in runs:
-        for t in run["tables"]:
-            if t["kind"] != "deal":
-                continue
-            key = (run["config"]["seed"], int(t["index"]))
-            moons, seats = out.get(key, (0, 0))
-            for label, shot in zip(t["seating"], t["moons"], strict=True):
-                if label == opponent:
-                    moons, seats = moons + shot, seats + 1
-            out[key] = (moons, seats)
-    return out
+    return {
+        (run["config"]["seed"], deal): counts.get(opponent, (0, 0))
+        for run in runs
+        for deal, counts in moons_by_deal(run["tables"]).items()
+    }
 
 
 def moons_allowed_ratio(
@@ -367,7 +369,8 @@ def moons_allowed_ratio(
     >>> (r["mine"], r["theirs"], r["seat_hands"], r["ratio"])
     (2, 4, 8, 0.5)
     """
-    pairs = [(mine[key][0], theirs[key][0]) for key in common if key in mine and key in theirs]
+    keys = [key for key in common if key in mine and key in theirs]
+    pairs = [(mine[key][0], theirs[key][0]) for key in keys]
     made, other = sum(a for a, _ in pairs), sum(b for _, b in pairs)
     rng = random.Random(20)
     ratios = []
@@ -376,18 +379,14 @@ def moons_allowed_ratio(
         below = sum(b for _, b in sample)
         if below:
             ratios.append(sum(a for a, _ in sample) / below)
-    ratios.sort()
-    low, high = (
-        (ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]) if ratios else (math.nan, math.nan)
-    )
     return {
         "opponent": opponent,
         "mine": made,
         "theirs": other,
-        "seat_hands": sum(mine[key][1] for key in common if key in mine and key in theirs),
+        "seat_hands": sum(mine[key][1] for key in keys),
         "ratio": made / other if other else math.nan,
-        "ratio_low": low,
-        "ratio_high": high,
+        "ratio_low": percentile(ratios, 2.5),
+        "ratio_high": percentile(ratios, 97.5),
     }
 
 
