@@ -292,6 +292,34 @@ def moon_strength(R: np.ndarray, hand: int) -> float:
 
 
 @njit
+def pass_danger(R: np.ndarray, hand: int, card: int) -> float:
+    """:func:`hearts.players.medium.pass_danger`: how much a good player wants rid of ``card`` from
+    ``hand`` when passing (higher passes first): Q♠ and the spades above her when short in spades,
+    then hearts by rank, then high cards of short side suits; the bonus card and its catchers stay."""
+    suit = card // 13
+    rank = card % 13  # 0 for a two .. 12 for an ace
+    length = popcount(hand & (SUIT << (13 * suit)))
+    bonus = R[R_BONUS_CARD]
+    if bonus >= 0:
+        if card == bonus:
+            return -100.0  # worth points to whoever takes it: keep it
+        if suit == bonus // 13 and card > bonus:
+            return -20.0 + rank  # the cards that can catch the bonus card
+    if suit == 2:
+        low_spades = popcount(hand & SPADES & ((1 << QUEEN_OF_SPADES) - 1))
+        if card == QUEEN_OF_SPADES:
+            return 100.0 if low_spades < 3 else -30.0
+        if card > QUEEN_OF_SPADES:
+            if hand & QS_BIT:
+                return 60.0 if low_spades < 3 else -10.0
+            return 90.0 + rank if low_spades < 3 else 20.0 + rank
+        return -10.0 + rank * 0.5  # low spades guard against the queen
+    if suit == 3:
+        return 8.0 + rank * 4.0
+    return rank * 3.0 + max(0, 5 - length) * 2.0
+
+
+@njit
 def _others_scored(R: np.ndarray, T: np.ndarray, t0: int, seat: int) -> bool:
     """Whether a seat other than ``seat`` has taken a penalty card (``T[t0 + s]``: what seat ``s`` took)."""
     pen = R[R_PENALTY]

@@ -50,12 +50,16 @@ class ExpertPlayer(SearchPlayer):
     #: point taken so far, from one penalty card or Q♠ alone, or before anyone has a point the seat
     #: that has won the most tricks (at least two), is an early threat; it runs for the moon in a
     #: sampled world with a chance rising steeply with the moon strength of the hand it was dealt
-    #: there (a half at 0.45), weighed by how much better a run explains its plays than medium's
-    #: play; where it runs in at least half the (weighted) worlds, the card the search keeps unless
-    #: another is clearly better is medium's defence against it.
+    #: there (a half at 0.25, about the median dealt hand), weighed by how much better a run
+    #: explains its plays than medium's play, and its pass where it passed to this seat; where it
+    #: runs in at least half the (weighted) worlds, the card the search keeps unless another is
+    #: clearly better is medium's defence against it. The prior was a half at 0.45 before the
+    #: evening of 2026-12-03, when reading the pass came in: the two together let the hunter make
+    #: about a fifth fewer moons at a small budget (docs/players.md, Moons).
     early_threat_points = 1
     early_threat_tricks = 2
-    early_threat_strength = 0.45
+    early_threat_strength = 0.25
     early_threat_slope = 25.0
     moon_evidence = True
+    pass_miss_weight = 0.3
     early_defence_share = 0.5

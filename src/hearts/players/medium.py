@@ -38,7 +38,6 @@ from hearts.players.knowledge import (
     HIGH_SPADES,
     KS,
     QS,
-    SPADES,
     Knowledge,
     bottom,
     load_fast,
@@ -63,29 +62,16 @@ def _mask(cards: Iterable[int]) -> int:
 
 
 def pass_danger(rules: Rules, hand: int, card: int) -> float:
-    """How much a good player wants rid of ``card`` from ``hand`` when passing (higher passes first)."""
-    bit = 1 << card
-    suit = card // 13
-    rank = card % 13  # 0 for a two .. 12 for an ace
-    length = (hand & SUIT_MASKS[suit]).bit_count()
-    bonus = rules.bonus_card
-    if bonus is not None:
-        if card == bonus:
-            return -100.0  # worth points to whoever takes it: keep it
-        if suit == bonus // 13 and card > bonus:
-            return -20.0 + rank  # the cards that can catch the bonus card
-    if suit == 2:
-        low_spades = (hand & SPADES & ((1 << QS) - 1)).bit_count()
-        if card == QS:
-            return 100.0 if low_spades < 3 else -30.0
-        if bit & HIGH_SPADES:
-            if hand & QS_BIT:
-                return 60.0 if low_spades < 3 else -10.0
-            return 90.0 + rank if low_spades < 3 else 20.0 + rank
-        return -10.0 + rank * 0.5  # low spades guard against the queen
-    if suit == 3:
-        return 8.0 + rank * 4.0
-    return rank * 3.0 + max(0, 5 - length) * 2.0
+    """How much a good player wants rid of ``card`` from ``hand`` when passing (higher passes first).
+    Written once, compiled: :func:`hearts.fast.medium.pass_danger`, which the search's reading of a
+    pass received reads too.
+
+    >>> from hearts.core import mask_of
+    >>> hand = mask_of("QS 3S AH 2C".split())
+    >>> [pass_danger(Rules(), hand, c) for c in (36, 3 * 13 + 12, 0)]
+    [100.0, 56.0, 8.0]
+    """
+    return float(_policy().pass_danger(_rules_row(rules), hand, card))
 
 
 class MediumPlayer(Player):

@@ -192,6 +192,10 @@ class SearchPlayer(PassSearch):
     #: medium's play (:func:`hearts.fast.kernels.moon_log_ratios`); it runs where that makes a run
     #: likelier than not, and its plays weigh the world by the mixture of the two models.
     moon_evidence = False
+    #: ...and, where the early threat passed to this seat, how much better building a moon explains
+    #: the cards it passed than medium's pass does (:func:`hearts.fast.kernels.pass_log_ratios`; a
+    #: card a model would not have passed weighs ``pass_miss_weight``). 0: the pass is not read.
+    pass_miss_weight = 0.0
     #: From this share of the (weighted) worlds in which the early threat runs, the rule-based card
     #: the search keeps unless another is clearly better is medium's defence against it (above 1: never).
     early_defence_share = 2.0
@@ -282,6 +286,7 @@ class SearchPlayer(PassSearch):
             self._learned = LearnedPlayer(seed=seed)
         self._log_miss = math.log(self.miss_weight)
         self._log_lead_miss = math.log(self.lead_miss_weight)
+        self._log_pass_miss = math.log(self.pass_miss_weight) if self.pass_miss_weight else 0.0
         #: The effective number of worlds behind the last weighted decision.
         self.last_ess = 0.0
         #: The share of the last search's worlds in which an early moon threat ran for the moon.
@@ -470,6 +475,8 @@ class SearchPlayer(PassSearch):
             pol_run = pol.copy()
             pol_run[:, early] = kern.POLICY_MOON
             early_played = view.played_by()[early]
+        # The pass the early threat made to this seat says whether it was building a moon.
+        read_pass = bool(early >= 0 and self._log_pass_miss and early == view.pass_from and view.received is not None)
         runs_total = 0
         self._early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
@@ -508,6 +515,11 @@ class SearchPlayer(PassSearch):
                     if infer and self.moon_evidence
                     else np.zeros(batch)
                 )
+                if read_pass:
+                    got = view.received.mask  # type: ignore[union-attr]
+                    evidence = evidence + kern.pass_log_ratios(
+                        sampled[:, early] | early_played | got, R, got, self._log_pass_miss
+                    )
                 # early_logw: the early seat's plays are explained by the mixture of the two models.
                 runs, early_logw = running_worlds(
                     strength, self.early_threat_strength, self.early_threat_slope, evidence
