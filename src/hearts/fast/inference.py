@@ -202,8 +202,9 @@ def pass_log_ratios(hands: np.ndarray, R: np.ndarray, passed: int, log_miss: flo
     would not have passed costs that model ``log_miss``; a card counts as one it would pass when
     fewer than twice the pass's size of the hand's cards come before it, as up to a pass's worth of
     them may have come to the seat in the exchange; medium also passes a short club or diamond
-    suit whole, so a card of a side suit that the pass leaves at most one card of is medium's too. Three low clubs from a hand that holds A♥ K♥
-    read as a moon being built; Q♠ and A♥ as medium's pass.
+    suit whole, so a card of a side suit that the pass leaves at most one card of is medium's too.
+    Three low side cards (not a whole suit) from a hand that holds A♥ K♥ read as a moon being
+    built; Q♠ and A♥ as medium's pass.
     """
     W = hands.shape[0]
     out = np.zeros(W, dtype=np.float64)
