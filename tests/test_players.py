@@ -187,9 +187,9 @@ def test_search_respects_its_time_budget(level: str, budget: float) -> None:
         seat = game.to_move[0]
         view = game.view(seat)
         if game.phase is Phase.PASS or len(view.legal) > 1:
-            start = time.perf_counter()
+            start = time.process_time()  # CPU time: what the search spends, not the other processes' share of a busy machine
             move = player.decide(view).move
-            worst = max(worst, time.perf_counter() - start)
+            worst = max(worst, time.process_time() - start)
             searched = max(searched, player.last_worlds)  # type: ignore[attr-defined]
             decisions += 1
         else:
@@ -200,7 +200,7 @@ def test_search_respects_its_time_budget(level: str, budget: float) -> None:
                 game.pass_cards(other, rng.sample(list(game.view(other).hand), 3))
         else:
             game.apply(move)
-    # Budget plus one world's rollouts and a margin for a busy shared machine.
+    # Budget plus one world's rollouts and a margin.
     assert worst <= budget * 1.5 + 0.05, worst
     assert searched >= 2  # it did search, not just fall back
 

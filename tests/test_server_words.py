@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -121,18 +120,19 @@ def test_a_hint_sends_its_words_and_its_figures_apart(client: TestClient) -> Non
 
 
 def test_the_players_warm_up_in_the_background_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    started = threading.Event()
+    started, served, finished = threading.Event(), threading.Event(), threading.Event()
 
-    def slow_warm_up() -> None:
+    def held_warm_up() -> None:
         started.set()
-        time.sleep(0.5)
+        served.wait(30)  # held until the test has been answered: a start-up that waited for it would stall here
+        finished.set()
 
-    monkeypatch.setattr(app_module, "warm_up_players", slow_warm_up)
+    monkeypatch.setattr(app_module, "warm_up_players", held_warm_up)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'a.db'}")) as c:
         assert c.get("/api/options").status_code == 200
     assert not started.is_set()  # off unless asked (tests, embedded apps)
-    begun = time.monotonic()
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}", warm_up=True)) as c:
         assert c.get("/api/options").status_code == 200
-        assert time.monotonic() - begun < 0.5  # served while it warms: start-up does not wait for it
-        assert started.wait(5)
+        assert not finished.is_set()  # served while it warms: start-up does not wait for it
+        served.set()
+        assert started.wait(5) and finished.wait(5)
