@@ -78,7 +78,7 @@ from typing import Any
 from hearts.core import CARDS, Card, CardSet, SeatView
 from hearts.core.cards import HEARTS, cards_of
 from hearts.players.compiled import compiled_kernels
-from hearts.players.early_threat import early_threat_seat, running_worlds
+from hearts.players.early_threat import EarlyThreat, early_threat_seat
 from hearts.players.knowledge import (
     Knowledge,
     moon_hand_strength,
@@ -474,9 +474,7 @@ class SearchPlayer(PassSearch):
         if early >= 0:
             pol_run = pol.copy()
             pol_run[:, early] = kern.POLICY_MOON
-            early_played = view.played_by()[early]
-        # The pass the early threat made to this seat says whether it was building a moon.
-        read_pass = bool(early >= 0 and self._log_pass_miss and early == view.pass_from and view.received is not None)
+            runner = EarlyThreat(self, R, view, early)
         runs_total = 0
         self._early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
@@ -507,23 +505,8 @@ class SearchPlayer(PassSearch):
             if infer:
                 starts = sampled | played
             if early >= 0:
-                # Whether the early threat is running in each world: a prior from the hand it was
-                # dealt there, times how much better a run explains its plays than medium's play.
-                strength = np.array([kern.moon_strength(R, int(h) | early_played) for h in sampled[:, early]])
-                evidence = (
-                    kern.moon_log_ratios(starts, R, plays, early, self._log_miss, self._log_lead_miss)
-                    if infer and self.moon_evidence
-                    else np.zeros(batch)
-                )
-                if read_pass:
-                    got = view.received.mask  # type: ignore[union-attr]
-                    evidence = evidence + kern.pass_log_ratios(
-                        sampled[:, early] | early_played | got, R, got, self._log_pass_miss
-                    )
                 # early_logw: the early seat's plays are explained by the mixture of the two models.
-                runs, early_logw = running_worlds(
-                    strength, self.early_threat_strength, self.early_threat_slope, evidence
-                )
+                runs, early_logw = runner.runs(sampled, *((starts, plays) if infer else ()))
                 runs_total += int(runs.sum())
                 self._early_runs.extend(runs.tolist())
                 scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
