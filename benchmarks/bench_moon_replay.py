@@ -17,10 +17,9 @@ A diagnosis, not a strength measure: it replays only the hands that went wrong.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
-from pathlib import Path
 from typing import Any
+
+from bench_ladder import read_json  # benchmarks/ is the script's folder, so on its path
 
 from hearts.core import HandState, Rules, SeatView, mask_of
 from hearts.players import make_player
@@ -30,11 +29,6 @@ from hearts.players.knowledge import HIGH_SPADES
 #: Seconds a decision may take in a replay: far more than ``--worlds`` need, so that the worlds, not
 #: the clock, end each search and a replay is exact on a loaded machine too.
 REPLAY_BUDGET = 600.0
-
-
-def read_part(path: str) -> dict[str, Any]:
-    raw = Path(path).read_bytes()
-    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
 
 
 def replay(table: dict[str, Any], worlds: int, options: dict[str, Any], shooter: str) -> tuple[list[int], list[str]]:
@@ -93,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         ExpertPlayer.moon_safe_keeps |= HIGH_SPADES
     if args.no_stopper_passes:
         ExpertPlayer.pass_candidates = _no_stopper_passes(ExpertPlayer.pass_candidates)  # type: ignore[method-assign]
-    part = read_part(args.part)
+    part = read_json(args.part)
     tables = [t for t in part["tables"] if 1 in t["moons"] and t["seating"][t["moons"].index(1)] == args.shooter]
     again = 0
     for i, table in enumerate(tables):

@@ -1,8 +1,9 @@
 """Our player against OpenSpiel's C++ ISMCTS bot, in OpenSpiel's own ``hearts`` game, duplicate 2-vs-2.
 
     python benchmarks/bench_vs_openspiel.py --player expert --deals 4 --simulations 10000
+    python benchmarks/bench_vs_openspiel.py --pool new/seed*.json.gz --paired old/seed*.json.gz   # runs kept with --json
 
-Needs the ``bench`` extra (``pip install 'hearts[bench]'``, i.e. open-spiel).
+Needs the ``bench`` extra (``pip install 'hearts[bench]'``, i.e. open-spiel), but for ``--pool``.
 
 The game is OpenSpiel's single-deal ``hearts`` with ``qs_breaks_hearts=False``. Its other parameters at
 their defaults match our standard rules (the script checks this on every action, below):
@@ -39,6 +40,10 @@ Duplicate: each deal is played twice, our player in seats 0 and 2 then in seats 
 per seat-deal is the mean of the other seats' points minus the seat's own (zero-sum); its 95%
 interval is over deals. Time per move is reported for both sides (a pass is one decision for our
 player and three one-card actions for OpenSpiel's).
+
+``--pool`` reads runs kept with ``--json`` (gzipped or not) instead of playing: their deals pooled,
+the moons our player made and allowed, its time a play; ``--paired`` runs of another player on the
+same deals (the same seeds and deal numbers) add the difference deal by deal.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from typing import Any
 from hearts.core import CardSet, HandState, PassCards, PassDirection, Phase, PlayCard, Rules, SeatView, deal_cards
 from hearts.core.cards import CARDS, Card
 from hearts.players.registry import make_player
-from hearts.sim.stats import mean_ci, percentile
+from hearts.sim.stats import Estimate, mean_ci, percentile
 
 # -- mapping between OpenSpiel's hearts and our engine --------------------------------------------------------
 
@@ -333,6 +338,73 @@ def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     }
 
 
+# -- pooling kept runs ------------------------------------------------------------------------------------------
+
+
+def pooled_deals(paths: Sequence[str]) -> dict[tuple[int, int], dict[str, Any]]:
+    """The deals of runs kept with ``--json``, by (seed, deal number); a deal found twice is an error."""
+    from bench_ladder import read_json  # benchmarks/ is the script's folder, so on its path
+
+    deals: dict[tuple[int, int], dict[str, Any]] = {}
+    for path in paths:
+        run = read_json(path)
+        for deal in run["deals"]:
+            key = (run["args"]["seed"], deal["deal"])
+            if key in deals:
+                raise ValueError(f"{path}: deal {key[1]} of seed {key[0]} is in another run already")
+            deals[key] = deal
+    return deals
+
+
+def moons(deals: Sequence[dict[str, Any]]) -> tuple[int, int]:
+    """Moons our player made and allowed (a table scored 0, 26, 26, 26; ours sit in seats 0 and 2 at
+    the first table of a deal, 1 and 3 at the second).
+
+    >>> moons([{"points": [[26, 0, 26, 26], [26, 0, 26, 26]]}])
+    (1, 1)
+    """
+    made = allowed = 0
+    for deal in deals:
+        for ours, points in zip(((0, 2), (1, 3)), deal["points"], strict=True):
+            if sorted(points) == [0, 26, 26, 26]:
+                if points.index(0) in ours:
+                    made += 1
+                else:
+                    allowed += 1
+    return made, allowed
+
+
+def pool_report(paths: Sequence[str], paired: Sequence[str] = ()) -> list[str]:
+    """The lines ``--pool`` prints: the pooled payoff, moons and time a play, and with ``paired`` runs
+    the other player's payoff on the deals both played and the difference deal by deal."""
+
+    def line(what: str, e: Estimate) -> str:
+        return f"{what}: {e.mean:+.2f} [{e.low:+.2f}, {e.high:+.2f}] a seat-deal over {e.n} deals"
+
+    ours = pooled_deals(paths)
+    made, allowed = moons(list(ours.values()))
+    plays = [x for d in ours.values() for x in d["our_play"]]
+    out = [
+        line("pooled", mean_ci([d["payoff"] for d in ours.values()])),
+        f"moons made {made}, allowed {allowed} at {2 * len(ours)} tables; "
+        f"{1000 * sum(plays) / len(plays):.0f} ms a play (p95 {1000 * percentile(plays, 95):.0f})",
+    ]
+    if paired:
+        theirs = pooled_deals(paired)
+        common = sorted(ours.keys() & theirs.keys())
+        if not common:
+            raise ValueError("the paired runs share no deal with the pooled ones (the same seeds and deal numbers)")
+        made, allowed = moons([theirs[k] for k in common])
+        out += [
+            line("paired runs on the same deals", mean_ci([theirs[k]["payoff"] for k in common]))
+            + f"; moons made {made}, allowed {allowed}",
+            line(
+                "pooled minus paired, deal by deal", mean_ci([ours[k]["payoff"] - theirs[k]["payoff"] for k in common])
+            ),
+        ]
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -345,7 +417,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="deals played at once (processes)")
     parser.add_argument("--json", default=None, help="write the figures and every deal to this file")
+    parser.add_argument("--pool", nargs="+", metavar="RUN", help="pool runs kept with --json instead of playing")
+    parser.add_argument(
+        "--paired", nargs="+", default=(), metavar="RUN", help="with --pool: another player's runs on the same deals"
+    )
     args = parser.parse_args(argv)
+    if args.pool:
+        try:
+            print("\n".join(pool_report(args.pool, args.paired)))
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"cannot pool: {exc}", file=sys.stderr)
+            return 2
+        return 0
     try:
         import pyspiel  # noqa: F401
     except ImportError:

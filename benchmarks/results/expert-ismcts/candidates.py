@@ -1,0 +1,23 @@
+"""Experts for the ISMCTS runs of this folder, as ``py:`` factories (``--player 'py:PATH:NAME'``).
+
+``without_moon_defence``: today's expert with issue 20's moon machinery switched off (the pass of
+before: medium's reference pass and model of the receivers, 12 candidates; no early moon threat),
+keeping its learned rollouts: what the defence costs against a table that hardly ever shoots.
+"""
+
+from __future__ import annotations
+
+from hearts.players.expert import ExpertPlayer
+from hearts.players.passing import PassSearch
+
+
+class ExpertWithoutMoonDefence(ExpertPlayer):
+    name = "expert"
+    default_moon_safe_passes = False
+    default_pass_opponent_policy = None
+    max_pass_candidates = PassSearch.max_pass_candidates
+    early_threat_points = 0
+
+
+def without_moon_defence(seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
+    return ExpertWithoutMoonDefence(seed=seed, time_budget=time_budget)
