@@ -68,8 +68,8 @@ class EarlyThreat:
         self.player, self.R, self.seat = player, rules_row, seat
         self.played = view.played_by()[seat]
         # The pass it made to this seat says whether it was building a moon.
-        read = player._log_pass_miss and seat == view.pass_from and view.received is not None
-        self.received = view.received.mask if read and view.received is not None else 0
+        received = view.received if seat == view.pass_from else None
+        self.received = received.mask if received is not None and player._log_pass_miss else 0
 
     def runs(self, sampled: Any, starts: Any = None, plays: Any = None) -> tuple[Any, Any]:
         """For each world of ``sampled`` (the hands of the unseen cards), whether the threat runs
