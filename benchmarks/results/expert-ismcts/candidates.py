@@ -3,6 +3,9 @@
 ``without_moon_defence``: today's expert with issue 20's moon machinery switched off (the pass of
 before: medium's reference pass and model of the receivers, 12 candidates; no early moon threat),
 keeping its learned rollouts: what the defence costs against a table that hardly ever shoots.
+
+``medium_moon_rollouts``: today's expert rolling its own seat out with ``medium-moon`` (the expert of
+the issue's start did) instead of the learned model's card, its moon defence kept.
 """
 
 from __future__ import annotations
@@ -21,3 +24,7 @@ class ExpertWithoutMoonDefence(ExpertPlayer):
 
 def without_moon_defence(seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
     return ExpertWithoutMoonDefence(seed=seed, time_budget=time_budget)
+
+
+def medium_moon_rollouts(seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
+    return ExpertPlayer(seed=seed, time_budget=time_budget, rollout_policy="medium-moon")
