@@ -54,7 +54,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -338,6 +338,13 @@ def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     }
 
 
+def timing(deals: Iterable[dict[str, Any]], key: str) -> dict[str, float]:
+    """Mean, 95th percentile and count of one side's seconds a move over deals (``key``: ``our_play``,
+    ``our_pass``, ``os_play`` or ``os_pass``)."""
+    xs = [x for d in deals for x in d[key]]
+    return {"mean": sum(xs) / len(xs) if xs else float("nan"), "p95": percentile(xs, 95), "count": len(xs)}
+
+
 # -- pooling kept runs ------------------------------------------------------------------------------------------
 
 
@@ -383,11 +390,11 @@ def pool_report(paths: Sequence[str], paired: Sequence[str] = ()) -> list[str]:
 
     ours = pooled_deals(paths)
     made, allowed = moons(list(ours.values()))
-    plays = [x for d in ours.values() for x in d["our_play"]]
+    plays = timing(ours.values(), "our_play")
     out = [
         line("pooled", mean_ci([d["payoff"] for d in ours.values()])),
         f"moons made {made}, allowed {allowed} at {2 * len(ours)} tables; "
-        f"{1000 * sum(plays) / len(plays):.0f} ms a play (p95 {1000 * percentile(plays, 95):.0f})",
+        f"{1000 * plays['mean']:.0f} ms a play (p95 {1000 * plays['p95']:.0f})",
     ]
     if paired:
         theirs = pooled_deals(paired)
@@ -464,11 +471,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     payoff = mean_ci([r["payoff"] for r in results])
 
-    def timing(key: str) -> dict[str, float]:
-        xs = [x for r in results for x in r[key]]
-        return {"mean": sum(xs) / len(xs) if xs else float("nan"), "p95": percentile(xs, 95), "count": len(xs)}
-
-    times = {k: timing(k) for k in ("our_play", "our_pass", "os_play", "os_pass")}
+    times = {k: timing(results, k) for k in ("our_play", "our_pass", "os_play", "os_pass")}
     print()
     print(
         f"payoff per seat-deal of {args.player}: {payoff.mean:+.2f}  95% CI [{payoff.low:+.2f}, {payoff.high:+.2f}]  (n={payoff.n} deals)"
