@@ -418,6 +418,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--player", default="expert", help="our player (any spec make_player takes)")
     parser.add_argument("--deals", type=int, default=100, help="deals, each at both duplicate tables")
+    parser.add_argument(
+        "--first", type=int, default=0, help="number of the first deal (to finish a run's seed in parts)"
+    )
     parser.add_argument("--simulations", type=int, default=10_000, help="ISMCTS simulations per move")
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=float, default=None, help="our player's seconds per decision")
@@ -445,11 +448,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(
         f"{args.player} (budget {args.budget or 'default'}) vs OpenSpiel ISMCTS ({args.simulations} simulations, "
-        f"random rollouts, max-visit), {args.deals} deals x 2 duplicate tables, seed {args.seed}",
+        f"random rollouts, max-visit), {args.deals} deals x 2 duplicate tables, seed {args.seed}"
+        + (f" from deal {args.first}" if args.first else ""),
         flush=True,
     )
     start = time.perf_counter()
-    tasks = [(i, args) for i in range(args.deals)]
+    tasks = [(i, args) for i in range(args.first, args.first + args.deals)]
     results = []
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
