@@ -2,19 +2,17 @@
 
 Before an opponent holds enough points to be the plain moon threat (``SearchPlayer.threat_points``),
 a seat may already be running for the moon. The search lets it run in some of its sampled worlds and
-play as the others do in the rest; :func:`early_threat_seat` says who, :class:`EarlyThreat` and
-:func:`running_worlds` where. See docs/players.md, "Early moon threat".
+play as the others do in the rest; :func:`early_threat_seat` says who, :class:`EarlyThreat` (read as a
+:class:`ThreatReading` says) and :func:`running_worlds` where. See docs/players.md, "Early moon threat".
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from hearts.core import SeatView
 from hearts.players.knowledge import Knowledge
-
-if TYPE_CHECKING:
-    from hearts.players.search import SearchPlayer
 
 
 def early_threat_seat(view: SeatView, k: Knowledge, min_points: int, min_tricks: int) -> int:
@@ -60,34 +58,51 @@ def running_worlds(strength: Any, at: float, slope: float | None, evidence: Any)
     return log_run >= log_not, np.logaddexp(log_not, log_run)
 
 
-class EarlyThreat:
-    """One decision's early threat ``seat``, read by ``player``'s settings: in which of a batch of
-    sampled worlds it runs (:meth:`runs`)."""
+@dataclass(frozen=True)
+class ThreatReading:
+    """How a search player reads an early threat (its settings, see ``SearchPlayer``): the moon
+    strength ``at`` which its dealt hand runs and the prior's ``slope`` (:func:`running_worlds`);
+    whether its plays are read (``moon_evidence``) and the log weights of a card a model would not
+    have played or led (``log_miss``, ``log_lead_miss``: :func:`hearts.fast.kernels.moon_log_ratios`);
+    the log weight of a card it would not have passed (``log_pass_miss``, 0: its pass is not read).
+    """
 
-    def __init__(self, player: SearchPlayer, rules_row: Any, view: SeatView, seat: int) -> None:
-        self.player, self.R, self.seat = player, rules_row, seat
+    at: float
+    slope: float | None
+    moon_evidence: bool
+    log_miss: float
+    log_lead_miss: float
+    log_pass_miss: float
+
+
+class EarlyThreat:
+    """One decision's early threat ``seat``, read as ``reading`` says with the compiled ``kernels``:
+    in which of a batch of sampled worlds it runs (:meth:`runs`)."""
+
+    def __init__(self, kernels: Any, reading: ThreatReading, rules_row: Any, view: SeatView, seat: int) -> None:
+        self.kernels, self.reading, self.R, self.seat = kernels, reading, rules_row, seat
         self.played = view.played_by()[seat]
         # The pass it made to this seat says whether it was building a moon.
         received = view.received if seat == view.pass_from else None
-        self.received = received.mask if received is not None and player._log_pass_miss else 0
+        self.received = received.mask if received is not None and reading.log_pass_miss else 0
 
     def runs(self, sampled: Any, starts: Any = None, plays: Any = None) -> tuple[Any, Any]:
         """For each world of ``sampled`` (the hands of the unseen cards), whether the threat runs
         there and the log weight its plays give it (:func:`running_worlds`): a prior from the hand
         it was dealt there, times how much better a run explains its plays than medium's play
-        (with the player's ``moon_evidence``, given the worlds' ``starts`` of play and the ``plays``
-        so far: :func:`hearts.fast.kernels.moon_log_ratios`) and its pass to this seat
+        (with ``moon_evidence``, given the worlds' ``starts`` of play and the ``plays`` so far:
+        :func:`hearts.fast.kernels.moon_log_ratios`) and its pass to this seat
         (:func:`hearts.fast.kernels.pass_log_ratios`)."""
         import numpy as np
 
-        p, kern, R, seat = self.player, self.player.kernels, self.R, self.seat
+        r, kern, R, seat = self.reading, self.kernels, self.R, self.seat
         strength = np.array([kern.moon_strength(R, int(h) | self.played) for h in sampled[:, seat]])
         evidence = (
-            kern.moon_log_ratios(starts, R, plays, seat, p._log_miss, p._log_lead_miss)
-            if starts is not None and p.moon_evidence
+            kern.moon_log_ratios(starts, R, plays, seat, r.log_miss, r.log_lead_miss)
+            if starts is not None and r.moon_evidence
             else np.zeros(len(sampled))
         )
         if self.received:
             hands = sampled[:, seat] | self.played | self.received
-            evidence = evidence + kern.pass_log_ratios(hands, R, self.received, p._log_pass_miss)
-        return running_worlds(strength, p.early_threat_strength, p.early_threat_slope, evidence)
+            evidence = evidence + kern.pass_log_ratios(hands, R, self.received, r.log_pass_miss)
+        return running_worlds(strength, r.at, r.slope, evidence)

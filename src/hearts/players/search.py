@@ -78,7 +78,7 @@ from typing import Any
 from hearts.core import CARDS, Card, CardSet, SeatView
 from hearts.core.cards import HEARTS, cards_of
 from hearts.players.compiled import compiled_kernels
-from hearts.players.early_threat import EarlyThreat, early_threat_seat
+from hearts.players.early_threat import EarlyThreat, ThreatReading, early_threat_seat
 from hearts.players.knowledge import (
     Knowledge,
     moon_hand_strength,
@@ -299,6 +299,17 @@ class SearchPlayer(PassSearch):
         #: worlds); None when nothing was searched.
         self._last_figures: tuple[Any, ...] | None = None
 
+    def _threat_reading(self) -> ThreatReading:
+        """How this player reads an early moon threat: its settings as they are now."""
+        return ThreatReading(
+            at=self.early_threat_strength,
+            slope=self.early_threat_slope,
+            moon_evidence=bool(self.moon_evidence),
+            log_miss=self._log_miss,
+            log_lead_miss=self._log_lead_miss,
+            log_pass_miss=self._log_pass_miss,
+        )
+
     def _seat_policies(self, n: int, me: int) -> list[int]:
         """Each seat's compiled rollout policy: :attr:`rollout_policy` for ``me``, :attr:`opponent_policy` for the others."""
         return [self._policy if s == me else self._opp_policy for s in range(n)]
@@ -474,7 +485,7 @@ class SearchPlayer(PassSearch):
         if early >= 0:
             pol_run = pol.copy()
             pol_run[:, early] = kern.POLICY_MOON
-            runner = EarlyThreat(self, R, view, early)
+            runner = EarlyThreat(kern, self._threat_reading(), R, view, early)
         runs_total = 0
         self._early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
