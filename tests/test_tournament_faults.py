@@ -82,19 +82,21 @@ def test_an_unstartable_bot_stops_the_tournament_before_any_work(tmp_path: Path)
 
 
 def test_a_bot_crashing_mid_run_stops_the_tournament_naming_it(quitter: str) -> None:
+    # Each worker keeps a process per seat, and a seat's process may play as few as one hand of 13 or 14
+    # decisions however the eight tables fall to the two workers; a limit under 13 makes every process give up.
     result = runner.invoke(
-        app, ["tournament", "--players", "easy", "--player", f"q=cmd:{quitter} 30", "--hands", "4", "--games", "0",
+        app, ["tournament", "--players", "easy", "--player", f"q=cmd:{quitter} 10", "--hands", "4", "--games", "0",
               "--jobs", "2", "--quiet"],
     )  # fmt: skip
     assert result.exit_code == 1, result.output
     text = words(result.output)
-    # Each worker keeps its own processes, so which deal the 31st decision falls in depends on the workers.
+    # Which deal the 11th decision falls in depends on the workers.
     assert re.search(
-        r"q faulted in deal \d \(table \d, seat \d \w+, hand 1\): crash at decision 31: the bot exited "
+        r"q faulted in deal \d \(table \d, seat \d \w+, hand 1\): crash at decision 11: the bot exited "
         r"without answering \(exit status 3\)",
         text,
     ), text
-    assert "giving up after 30 answers" in text  # its stderr
+    assert "giving up after 10 answers" in text  # its stderr
     assert "--on-fault forfeit" in text
 
 
@@ -102,8 +104,9 @@ def test_with_forfeits_every_fault_is_listed_and_its_hands_score_the_whole_penal
     quitter: str, tmp_path: Path
 ) -> None:
     out = tmp_path / "out.json"
+    # A limit under a hand's 13 decisions: every seat's process faults, however the tables fall to the workers.
     result = runner.invoke(
-        app, ["tournament", "--players", "easy", "--player", f"q=cmd:{quitter} 30", "--hands", "4", "--games", "1",
+        app, ["tournament", "--players", "easy", "--player", f"q=cmd:{quitter} 10", "--hands", "4", "--games", "1",
               "--jobs", "2", "--on-fault", "forfeit", "--json", str(out)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -118,7 +121,7 @@ def test_with_forfeits_every_fault_is_listed_and_its_hands_score_the_whole_penal
         faulted = {f["seat"]: f for f in table["faults"]}
         listed += len(faulted)
         for seat, f in faulted.items():
-            assert table["seating"][seat] == "q" and f["stderr_tail"] == ["giving up after 30 answers"]
+            assert table["seating"][seat] == "q" and f["stderr_tail"] == ["giving up after 10 answers"]
             if table["kind"] == "deal":
                 assert f["hand"] == 1
                 assert table["scores"][seat] == 26 and table["moons"][seat] == 0  # the whole penalty, no moon
