@@ -6,6 +6,11 @@ keeping its learned rollouts: what the defence costs against a table that hardly
 
 ``medium_moon_rollouts``: today's expert rolling its own seat out with ``medium-moon`` (the expert of
 the issue's start did) instead of the learned model's card, its moon defence kept.
+
+``learned_opponents``: today's expert rolling the other seats out with the learned model's card too
+(``opponent_policy="learned"``; medium's card unless the model values another by its margin), a
+stronger model of a strong table than medium's play, at about five times medium's cost a card.
+Inference still explains their plays with medium's (the model has no likelihood kernel).
 """
 
 from __future__ import annotations
@@ -28,3 +33,7 @@ def without_moon_defence(seed: int | None = None, time_budget: float | None = No
 
 def medium_moon_rollouts(seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
     return ExpertPlayer(seed=seed, time_budget=time_budget, rollout_policy="medium-moon")
+
+
+def learned_opponents(seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
+    return ExpertPlayer(seed=seed, time_budget=time_budget, opponent_policy="learned")
