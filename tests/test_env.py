@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 from hearts.core import CARDS, IllegalMoveError, MoonOption, OutOfTurnError, Phase, Rules, SeatView
@@ -53,6 +53,51 @@ def test_pettingzoo_api_test_passes(rules: object, episode: str) -> None:
 
 def test_pettingzoo_seed_test_passes() -> None:
     seed_test(lambda: env(episode="game", rules="britannica"), num_cycles=300)
+
+
+@pytest.mark.parametrize("rules", ["standard", "britannica"])
+def test_pettingzoo_parallel_seed_test_passes(rules: str) -> None:
+    # It samples every seat's action from its action space with no mask: sample() draws legal actions.
+    parallel_seed_test(lambda: HeartsParallelEnv(rules=rules, episode="game"), num_cycles=300)
+
+
+def test_pettingzoo_max_cycles_test_passes() -> None:
+    import hearts.env
+
+    max_cycles_test(hearts.env)
+
+
+def test_pettingzoo_render_test_passes() -> None:
+    render_test(lambda render_mode: env(episode="hand", render_mode=render_mode))  # an AEC test
+
+
+def test_action_space_samples_legal_actions_and_obeys_an_explicit_mask() -> None:
+    penv = HeartsParallelEnv(episode="hand")
+    obs, _ = penv.reset(seed=4)
+    for a in penv.agents:
+        penv.action_space(a).seed(1)
+    for _ in range(40):  # the pass, then plays: every sample is in the seat's mask of the moment
+        actions = {a: int(penv.action_space(a).sample()) for a in penv.agents}
+        for a, action in actions.items():
+            mask = obs[a]["action_mask"]
+            assert mask[action] == 1 or (not mask.any() and action == 0)
+        obs, *_ = penv.step(actions)
+    only = np.zeros(ACTION_COUNT, dtype=np.int8)
+    only[5] = 1
+    assert penv.action_space("player_0").sample(mask=only) == 5
+
+
+def test_max_cycles_truncates_and_is_checked() -> None:
+    penv = HeartsParallelEnv(episode="game", max_cycles=3)
+    penv.reset(seed=1)
+    for _ in range(2):
+        _, _, _, truncations, _ = penv.step({a: penv.action_space(a).sample() for a in penv.agents})
+        assert not any(truncations.values())
+    _, _, terminations, truncations, _ = penv.step({a: penv.action_space(a).sample() for a in penv.agents})
+    assert all(truncations.values()) and not any(terminations.values()) and penv.agents == []
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(ValueError, match="max_cycles"):
+            HeartsParallelEnv(max_cycles=bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -186,10 +231,12 @@ def test_render_shows_the_acting_seats_cards_only() -> None:
     assert text is not None
     words = set(text.replace(",", " ").split())
     hand = aec.table.hand
-    assert {str(c) for c in CARDS if hand.hands[seat] >> c & 1} <= words
+    # Cards with suit symbols and seats from 1, as the terminal and the table write them.
+    assert {c.symbol() for c in CARDS if hand.hands[seat] >> c & 1} <= words
+    assert f"(seat {seat + 1} of 4)" in text and not {str(c) for c in CARDS} & words
     for other in range(4):
         if other != seat:
-            assert not {str(c) for c in CARDS if hand.hands[other] >> c & 1} & words
+            assert not {c.symbol() for c in CARDS if hand.hands[other] >> c & 1} & words
 
 
 # -- masks against the engine ------------------------------------------------------------------------

@@ -49,9 +49,10 @@ class HeartsEnv(TableAgents, AECEnv):
         reward: Reward | str = Reward.POINTS,
         names: Sequence[str] | None = None,
         render_mode: str | None = None,
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
-        self._set_up(rules, episode, reward, names, render_mode)
+        self._set_up(rules, episode, reward, names, render_mode, max_cycles)
 
     def seat_of(self, agent: str) -> int:
         """The seat number of ``agent``."""
@@ -66,6 +67,7 @@ class HeartsEnv(TableAgents, AECEnv):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.table.reset(self.np_random)
         self.agents = self.possible_agents[:]
+        self.cycles = 0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -98,10 +100,13 @@ class HeartsEnv(TableAgents, AECEnv):
             for a in self.agents:
                 self.infos[a]["last_hand_scores"] = list(scores)
                 self.infos[a]["totals"] = list(self.table.totals)
+        self.cycles += 1
         if self.table.over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self._select_next()
+            if self.max_cycles is not None and self.cycles >= self.max_cycles * self.table.players:
+                self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -38,8 +38,9 @@ class HeartsParallelEnv(TableAgents, ParallelEnv):
         reward: Reward | str = Reward.POINTS,
         names: Sequence[str] | None = None,
         render_mode: str | None = None,
+        max_cycles: int | None = None,
     ) -> None:
-        self._set_up(rules, episode, reward, names, render_mode)
+        self._set_up(rules, episode, reward, names, render_mode, max_cycles)
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self.table.observe(self._seats[a]) for a in self.agents}
@@ -64,6 +65,7 @@ class HeartsParallelEnv(TableAgents, ParallelEnv):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.table.reset(self.np_random)
         self.agents = self.possible_agents[:]
+        self.cycles = 0
         return self._observations(), self._infos()
 
     def step(
@@ -90,12 +92,14 @@ class HeartsParallelEnv(TableAgents, ParallelEnv):
             for vector in self.table.act(self._seats[a], actions[a]):
                 for s, r in enumerate(vector):
                     rewards[self.possible_agents[s]] += r
+        self.cycles += 1
         over = self.table.over
+        cut = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
         observations = self._observations()
         infos = self._infos()
         terminations = dict.fromkeys(self.agents, over)
-        truncations = dict.fromkeys(self.agents, False)
-        if over:
+        truncations = dict.fromkeys(self.agents, cut)
+        if over or cut:
             self.agents = []
         if self.render_mode == "human":
             self.render()

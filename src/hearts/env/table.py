@@ -139,6 +139,11 @@ class Table:
             self._hand = HandState(self.rules, seeded_deal(self.rules, self.seed, number), number)
 
     @property
+    def dealt(self) -> bool:
+        """Whether :meth:`reset` has dealt an episode."""
+        return self.game is not None or self._hand is not None
+
+    @property
     def hand(self) -> HandState:
         if self.game is not None:
             return self.game.hand
@@ -327,18 +332,53 @@ def render_table(table: Table, seat: int | None, render_mode: str | None) -> str
 
 
 def render_text(table: Table, seat: int | None) -> str:
-    """What ``seat`` sees, as text (the seat to move when ``seat`` is None): never another seat's cards."""
+    """What ``seat`` sees, as text (the seat to move when ``seat`` is None): never another seat's cards.
+    Cards are written with suit symbols and seats numbered from 1, as everywhere a person reads them."""
+    names = table.names
     if seat is None:
-        totals = ", ".join(f"{name} {t}" for name, t in zip(table.names, table.totals, strict=True))
+        totals = ", ".join(f"{name} {t}" for name, t in zip(names, table.totals, strict=True))
         scores = table.last_scores()
-        last = "" if scores is None else f"; last hand {list(scores)}"
+        last = "" if scores is None else "; last hand " + ", ".join(f"{n} {x}" for n, x in zip(names, scores, strict=True))
         return f"{table.episode.value} over: totals {totals}{last}"
     view = table.view(seat)
-    text = view.describe()
+    lines = [f"{names[seat]} (seat {seat + 1} of {table.players}), hand {view.hand_number + 1}, {view.phase.value}"]
+    lines.append(f"hand: {view.hand.symbols() or '-'}")
+    plays = view.trick.plays(table.players)
+    lines.append("trick: " + (", ".join(f"{c.symbol()} {names[s]}" for s, c in plays) or "-"))
     chosen = table.selected[seat]
     if chosen:
-        text += f"\nchosen to pass so far: {CardSet(chosen)}"
-    return text
+        lines.append(f"chosen to pass so far: {CardSet(chosen).symbols()}")
+    if view.legal:
+        lines.append("may play: " + " ".join(c.symbol() for c in view.legal))
+    points = ", ".join(f"{n} {x}" for n, x in zip(names, view.points, strict=True))
+    totals = ", ".join(f"{n} {x}" for n, x in zip(names, view.totals, strict=True))
+    lines.append(f"points this hand: {points}; totals: {totals}")
+    return "\n".join(lines)
+
+
+def legal_action_space(table: Table, seat: int) -> gymnasium.spaces.Discrete:
+    """``seat``'s action space: ``Discrete(ACTION_COUNT)`` whose ``sample()`` with no mask draws
+    among the seat's legal actions of the moment (its action mask), so random play from the space,
+    as PettingZoo's tests and many training loops do, is legal play. A seat that owes nothing gets
+    action 0, which the environments ignore. An explicit ``mask`` or ``probability`` is used as given."""
+    from gymnasium import spaces
+
+    from hearts.env.encoding import ACTION_COUNT
+
+    class LegalActions(spaces.Discrete):
+        def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+            if mask is None and probability is None and table.dealt:
+                mask = table.observe(seat)["action_mask"]
+            return super().sample(mask=mask, probability=probability)
+
+    return LegalActions(ACTION_COUNT)
+
+
+def check_max_cycles(max_cycles: int | None) -> int | None:
+    """``max_cycles`` if it is ``None`` or a positive int; a ``ValueError`` otherwise."""
+    if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1):
+        raise ValueError(f"max_cycles must be a whole number of at least 1 or None, not {max_cycles!r}")
+    return max_cycles
 
 
 class TableAgents:
@@ -352,6 +392,8 @@ class TableAgents:
     render_mode: str | None
     possible_agents: list[str]
     agents: list[str]
+    max_cycles: int | None
+    cycles: int
 
     def _set_up(
         self,
@@ -360,19 +402,19 @@ class TableAgents:
         reward: Reward | str,
         names: Sequence[str] | None,
         render_mode: str | None,
+        max_cycles: int | None = None,
     ) -> None:
-        import gymnasium
         from gymnasium.utils import seeding
-
-        from hearts.env.encoding import ACTION_COUNT
 
         self.table = Table(rules, episode, reward, names)
         self.render_mode = check_render_mode(render_mode)
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.cycles = 0
         n = self.table.players
         self.possible_agents = [agent_name(s) for s in range(n)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: observation_space(n) for a in self.possible_agents}
-        self.action_spaces = {a: gymnasium.spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self.action_spaces = {a: legal_action_space(self.table, s) for a, s in self._seats.items()}
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self.agents = []
 
