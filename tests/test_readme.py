@@ -1,4 +1,4 @@
-"""The README's promises: its first two commands, and its Python example runs as printed."""
+"""The README's promises: its first commands (the quick test subset too), and its Python example runs as printed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def test_readme_opens_with_the_serve_and_test_commands() -> None:
     first_block = README.read_text(encoding="utf-8").split("```bash", 1)[1].split("```", 1)[0]
     lines = [line.split("#", 1)[0].strip() for line in first_block.strip().splitlines()]
-    assert lines == ["pip install -e . && hearts serve", "pip install -e '.[dev]' && python3 -m pytest -q"]
+    assert lines[:2] == ["pip install -e . && hearts serve", "pip install -e '.[dev]' && python3 -m pytest -q"]
+    # The quick subset beside it names test files that exist (bash expands the braces).
+    quick = re.fullmatch(r"python3 -m pytest -q tests/test_\{([a-z_,]+)\}\.py", lines[2])
+    assert quick is not None, lines[2]
+    for name in quick.group(1).split(","):
+        assert (README.parent / "tests" / f"test_{name}.py").is_file(), name
 
 
 def test_readme_python_example_plays_a_whole_game() -> None:
@@ -26,4 +31,4 @@ def test_readme_python_example_plays_a_whole_game() -> None:
 
 def test_ci_runs_the_readme_test_command() -> None:
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
-    assert "python3 -m pip install -q -e '.[dev]' && python3 -m pytest -q" in ci
+    assert "python3 -m pip install -q -e '.[dev,ray]' && python3 -m pytest -q" in ci

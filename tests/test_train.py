@@ -46,7 +46,8 @@ def test_two_workers_give_the_weights_one_gives() -> None:
 
 
 def test_the_ray_backend_gives_the_local_weights() -> None:
-    # A real local Ray instance (2 CPUs), as the tournament's Ray test.
+    # A real local Ray instance (2 CPUs), as the tournament's Ray test: skipped without the ray extra.
+    pytest.importorskip("ray")
     config = TrainConfig(hands=2_500, rounds=2, seed=4, eval_deals=0)
     assert np.array_equal(train(config, ray_backend(2)).weights, train(config).weights)
 
