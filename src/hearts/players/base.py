@@ -8,10 +8,12 @@ give the same answer.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hearts.core import Card, CardSet, ChooseMoon, Game, MoonOption, Move, PassCards, Phase, PlayCard, SeatView
 from hearts.players.drive import drive
@@ -72,6 +74,14 @@ class Player(ABC):
     #: The level name used by the CLI, tournaments and table seats.
     name: str = "player"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A subclass that writes its own decide() gets its answer checked, so that returning a bare card
+        # (a common first try) says what to return instead of failing later on a missing ``.move``.
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("decide")
+        if own is not None:
+            cls.decide = _checked_decide(own)  # type: ignore[method-assign,assignment]
+
     def __init__(self, seed: int | None = None, time_budget: float | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
@@ -119,6 +129,26 @@ class Player(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+def _checked_decide(decide: Callable[[Player, SeatView], Any]) -> Callable[[Player, SeatView], Decision]:
+    """``decide`` with its answer checked to be a :class:`Decision`; anything else raises ``TypeError``
+    saying what a decide() must return, with an example."""
+
+    @functools.wraps(decide)
+    def checked(self: Player, view: SeatView) -> Decision:
+        answer = decide(self, view)
+        if isinstance(answer, Decision):
+            return answer
+        shown = answer.symbol() if isinstance(answer, Card) else repr(answer)
+        raise TypeError(
+            f"{type(self).__name__}.decide returned {shown} (a {type(answer).__name__}), not a Decision: return the "
+            "move with a reason, e.g. `return Decision(PlayCard(view.seat, card), \"lowest safe card\")` "
+            "(PassCards(view.seat, cards) for a pass, ChooseMoon(view.seat, option) for the moon), "
+            "or leave decide() to Player and write choose_play(view) returning (card, reason)"
+        )
+
+    return checked
 
 
 def play_game(game: Game, players: Sequence[Player], *, hands: int | None = None) -> Game:
