@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import contextvars
 import functools
-import multiprocessing
 import os
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
@@ -30,6 +29,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from hearts import children
 
 T = TypeVar("T")
 
@@ -179,7 +180,8 @@ class _Lane:
 
 
 def _process_executor(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+    # hearts.children: the workers exit when the server dies, however it dies (kill -9 included).
+    return ProcessPoolExecutor(max_workers=workers, mp_context=children.context("spawn"), initializer=_lower_priority)
 
 
 def _lower_priority() -> None:

@@ -83,8 +83,11 @@ def play_in_workers(
     """
     import multiprocessing
 
-    # "spawn": workers start clean, with no copy of a parent's threads (the progress display runs one).
-    ctx = multiprocessing.get_context("spawn")
+    from hearts import children
+
+    # "spawn": workers start clean, with no copy of a parent's threads (the progress display runs one);
+    # hearts.children: they exit when this process dies, however it dies (kill -9 included).
+    ctx = children.context("spawn")
     shares = ctx.Queue()
     with ctx.Pool(jobs, initializer=start_worker, initargs=(shares,)) as pool:
         pending = pool.imap_unordered(play, work)

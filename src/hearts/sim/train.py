@@ -163,7 +163,10 @@ def local_backend(jobs: int = 1) -> Backend:
             return
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+        from hearts import children
+
+        # hearts.children: the workers exit when this process dies, however it dies (kill -9 included).
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=children.context("spawn")) as pool:
             yield from pool.map(gather_piece, work)
 
     return run
