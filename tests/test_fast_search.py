@@ -12,8 +12,8 @@ from hearts.core.cards import cards_of
 from hearts.core.hand import deal_cards
 from hearts.fast import kernels as k
 from hearts.fast import rules_array, state_array
-from hearts.players.expert import ExpertPlayer
-from hearts.players.hard import HardPlayer
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import EXPERT, HARD
 
 
 def midgame_world(rules: Rules, seed: int, cards: int) -> HandState:
@@ -125,30 +125,19 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
 
 
 def test_the_rollout_policy_names_are_the_kernels_policies() -> None:
-    from hearts.fast import POLICIES
-    from hearts.players.search import ROLLOUT_POLICIES, _policy_code
+    from hearts.players.compiled import policy_code
+    from hearts.players.search_config import ROLLOUTS
 
-    assert {name: _policy_code("rollout_policy", name) for name in ROLLOUT_POLICIES} == {
-        "greedy": k.POLICY_GREEDY,
-        "smart": k.POLICY_SMART,
+    assert {name: policy_code(name) for name in ROLLOUTS} == {
         "medium": k.POLICY_MEDIUM,
         "medium-moon": k.POLICY_MEDIUM_MOON,
         "learned": k.POLICY_LEARNED,
     }
-    assert set(ROLLOUT_POLICIES) <= set(POLICIES)
-    assert HardPlayer(seed=1).rollout_policy == "medium"
-    assert ExpertPlayer(seed=1).rollout_policy == "learned"
-    assert HardPlayer(seed=1).opponent_policy == "medium"
-    assert ExpertPlayer(seed=1).opponent_policy == "medium"
-    with pytest.raises(ValueError, match="unknown rollout_policy 'clever'"):
-        HardPlayer(rollout_policy="clever")
-    with pytest.raises(ValueError, match="unknown opponent_policy 'clever'"):
-        HardPlayer(opponent_policy="clever")
-    assert HardPlayer(seed=1, rollout_policy="greedy").opponent_policy == "greedy"  # by default the same
+    assert HARD.rollout == "medium" and EXPERT.rollout == "learned"
 
 
-def searched_values(**options: object) -> list[list[list[float]]]:
-    """The searched values of one mid-hand decision (40 worlds, fixed seeds) for a hard player built with ``options``."""
+def searched_values(config: dict[str, object]) -> list[list[list[float]]]:
+    """The searched values of one mid-hand decision (40 worlds, fixed seeds) for a search player of ``config``."""
     from hearts.players.knowledge import Knowledge
     from hearts.players.search import candidate_cards
 
@@ -160,29 +149,18 @@ def searched_values(**options: object) -> list[list[list[float]]]:
     knowledge = Knowledge.of(view)
     cands = candidate_cards(knowledge, sum(1 << c for c in view.legal))
     assert len(cands) > 1
-    player = HardPlayer(seed=5, worlds=40, **options)  # type: ignore[arg-type]
-    vals, _, worlds, _, _ = player._search(view, knowledge, random.Random(2), cands, [0], 0, False, 1e18)
-    assert worlds == 40
-    return vals
-
-
-def test_the_opponent_policy_plays_the_other_seats_and_the_rollout_policy_the_searcher() -> None:
-    same = searched_values(rollout_policy="medium")
-    assert searched_values(rollout_policy="medium", opponent_policy="medium") == same
-    # Changing either seat's policy alone changes what the search sees.
-    assert searched_values(rollout_policy="greedy", opponent_policy="medium") != same
-    assert searched_values(rollout_policy="medium", opponent_policy="greedy") != same
-    assert searched_values(rollout_policy="greedy", opponent_policy="medium") != searched_values(
-        rollout_policy="greedy"
-    )
+    player = SearchPlayer(HARD.replace(worlds=40, **config), seed=5)  # type: ignore[arg-type]
+    measure = player._search(view, knowledge, random.Random(2), cands, [0], -1, 1e18, -1)
+    assert measure.worlds == 40
+    return measure.values
 
 
 def test_the_rollout_policy_changes_what_the_search_sees() -> None:
-    # Same view, same seed, same worlds: the rollouts differ only in their policy, so the
-    # searched values differ (smart never leads a sure winner while another lead exists;
-    # medium leads and discards by its own scores).
-    values = {policy: searched_values(rollout_policy=policy) for policy in ("greedy", "smart", "medium")}
-    assert values["greedy"] != values["smart"] != values["medium"] != values["greedy"]
+    # Same view, same seed, same worlds: the rollouts differ only in this seat's policy, so the
+    # searched values differ.
+    values = {policy: searched_values({"rollout": policy}) for policy in ("medium", "medium-moon", "learned")}
+    assert values["medium"] != values["learned"]
+    assert searched_values({"rollout": "medium"}) == values["medium"]  # and the same settings see the same
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ import pytest
 from hearts.core import Game, Phase, Rules
 from hearts.fast import kernels as k
 from hearts.fast import rules_array
-from hearts.players.expert import ExpertPlayer
-from hearts.players.hard import HardPlayer
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import HARD
 from hearts.players.knowledge import Knowledge
 from hearts.players.sampling import sample_hands
 from hearts.players.valuation import clearly_better
@@ -151,12 +151,9 @@ def test_a_search_player_with_inference_weighs_its_worlds_and_stays_seeded() -> 
     for _ in range(4 * 4 + 1):
         game.play(rng.choice(game.legal_plays()))
     view = game.view(game.to_move[0])
-    a = HardPlayer(seed=3, worlds=120, inference=True, time_budget=30)
-    b = HardPlayer(seed=3, worlds=120, inference=True, time_budget=30)
+    a = SearchPlayer(HARD.replace(worlds=120), seed=3, time_budget=30)
+    b = SearchPlayer(HARD.replace(worlds=120), seed=3, time_budget=30)
     da, db = a.decide(view), b.decide(view)
     assert da == db and da.move.card in view.legal
-    assert 1.0 <= a.last_ess <= 120 and a.last_worlds == 120
-    assert "by the plays seen" in da.reason or "alike" in da.reason or "only legal" in da.reason
-    # On by default for hard and expert, off when asked.
-    assert HardPlayer(seed=0).inference and ExpertPlayer(seed=0).inference
-    assert not HardPlayer(seed=0, inference=False).inference
+    assert a.last is not None and 1.0 <= a.last.effective_worlds <= 120 and a.last.worlds == 120
+    assert "by the plays seen" in da.reason

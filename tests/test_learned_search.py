@@ -12,8 +12,8 @@ from hearts.core import Game, Phase, Rules
 from hearts.fast import kernels as k
 from hearts.fast.bridge import rules_array, state_array
 from hearts.fast.selfplay import world_values
-from hearts.players.expert import ExpertPlayer
-from hearts.players.hard import HardPlayer
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import EXPERT, HARD
 from hearts.players.knowledge import Knowledge
 from hearts.players.learned import LearnedPlayer, _voids
 from hearts.players.medium import MediumPlayer
@@ -88,8 +88,8 @@ def test_the_learned_prior_is_the_models_card_and_says_so(seed: int) -> None:
     k_ = Knowledge.of(view)
     card, why = LearnedPlayer().play_from(k_, legal)
     medium, medium_why = MediumPlayer().play_from(k_, legal)
-    decision = HardPlayer(seed=1, worlds=8, prior="learned", prior_margin=1e9).decide(view)
-    plain = HardPlayer(seed=1, worlds=8, prior="medium", prior_margin=1e9).decide(view)
+    decision = SearchPlayer(HARD.replace(worlds=8, prior="learned", prior_margin=1e9), seed=1).decide(view)
+    plain = SearchPlayer(HARD.replace(worlds=8, prior="medium", prior_margin=1e9), seed=1).decide(view)
     if not decision.reason.startswith("stop "):  # a card that stops a moon is named so
         assert int(decision.move.card) == card and int(plain.move.card) == medium
         assert decision.reason.startswith(why + " (")
@@ -99,15 +99,13 @@ def test_the_learned_prior_is_the_models_card_and_says_so(seed: int) -> None:
 
 
 def test_an_unknown_prior_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown prior 'clever'"):
-        HardPlayer(prior="clever")
-    assert HardPlayer(seed=1).prior == "learned"
-    assert ExpertPlayer(seed=1).prior == "medium"
+    with pytest.raises(ValueError, match="prior must be one of medium, learned, not 'clever'"):
+        HARD.replace(prior="clever")
+    assert HARD.prior == "learned" and EXPERT.prior == "medium"
 
 
 def test_the_learned_rollouts_change_what_the_search_sees() -> None:
     from tests.test_fast_search import searched_values
 
-    medium = searched_values(rollout_policy="medium")
-    assert searched_values(rollout_policy="learned") != medium
-    assert searched_values(rollout_policy="medium", opponent_policy="learned") != medium
+    medium = searched_values({"rollout": "medium"})
+    assert searched_values({"rollout": "learned"}) != medium

@@ -12,8 +12,9 @@ import pytest
 
 from hearts.core import CardSet, HandState, Rules, SeatView
 from hearts.fast.bridge import rules_array, state_array
-from hearts.players.expert import ExpertPlayer
-from hearts.players.search import compiled_kernels
+from hearts.fast import kernels
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import EXPERT
 from hearts.players.weights import load_model
 
 LOG_MISS, LOG_LEAD_MISS = math.log(0.15), math.log(0.4)
@@ -23,7 +24,7 @@ NO_PASSING = Rules.preset("no-passing")
 def played_hand(seed: int, policies: list[int], learned: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """A no-passing deal played out by the kernels with ``policies`` and no random cards: the
     dealt hands and the 52 cards in the order played."""
-    k = compiled_kernels()
+    k = kernels
     hand = HandState.deal(NO_PASSING, random.Random(seed))
     S = state_array(hand)
     trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
@@ -40,7 +41,7 @@ def played_hand(seed: int, policies: list[int], learned: bool = False) -> tuple[
 def test_moon_evidence_favours_the_model_that_played_the_cards() -> None:
     """A seat that played medium's cards is explained worse by a moon run (ratio at most 0), one
     that ran for the moon better (at least 0); over a few deals both are strictly so somewhere."""
-    k = compiled_kernels()
+    k = kernels
     R = rules_array(NO_PASSING)
     medium, run = [], []
     for seed in range(8):
@@ -59,7 +60,7 @@ def test_a_learned_seat_defends_against_a_runner_as_medium_does(seed: int) -> No
     """While a search's runner has every point, a learned rollout seat plays medium's card against
     it (the model never saw a runner), so the hand plays out card for card as with a medium seat there
     until the run is over."""
-    k = compiled_kernels()
+    k = kernels
     runner = [k.POLICY_MOON, k.POLICY_MEDIUM, k.POLICY_MEDIUM]
     starts, with_learned = played_hand(seed, [k.POLICY_LEARNED, *runner], learned=True)
     _, with_medium = played_hand(seed, [k.POLICY_MEDIUM, *runner])
@@ -99,13 +100,13 @@ def test_queen_alone_is_an_early_moon_threat_and_the_search_keeps_its_stopper() 
     in the worlds where a run explains its plays (it cashed A♠ and K♠, where medium leads low), and
     North keeps K♥, its stopper, with medium's defence as its reason."""
     view = queen_taker_view()
-    ExpertPlayer(seed=1, worlds=8).decide(view)  # compile what this search runs before a timed decision
-    player = ExpertPlayer(seed=1, worlds=300, time_budget=10.0)
+    player = SearchPlayer(EXPERT.replace(worlds=300), seed=1, time_budget=10.0)
     decision = player.decide(view)
-    assert "East shoots in" in decision.reason and player.last_early_share >= player.early_defence_share
+    assert player.last is not None
+    assert "East shoots in" in decision.reason and player.last.early_share >= EXPERT.early_defence_share
     assert decision.move.card.symbol() != "K♥", decision.reason
     assert decision.reason.startswith("give no points to East, who may shoot"), decision.reason
-    off = ExpertPlayer(seed=1, worlds=300, time_budget=10.0)
-    off.early_threat_points = 2  # the defence before: Q♠ alone (one penalty card) was no threat
+    # The defence from two penalty cards: Q♠ alone (one penalty card) is no threat.
+    off = SearchPlayer(EXPERT.replace(worlds=300, early_threat_points=2), seed=1, time_budget=10.0)
     decision = off.decide(view)
     assert "shoots" not in decision.reason

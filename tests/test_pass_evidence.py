@@ -14,14 +14,14 @@ from hearts.fast.bridge import rules_array
 from hearts.players.hunter import HUNTER_PASS_STRENGTH, moon_pass
 from hearts.players.knowledge import moon_hand_strength
 from hearts.players.medium import MediumPlayer
-from hearts.players.search import compiled_kernels
+from hearts.fast import kernels
 
 LOG_MISS = math.log(0.3)
 RULES = Rules()
 
 
 def ratio(hand: int, passed: int) -> float:
-    k = compiled_kernels()
+    k = kernels
     return float(k.pass_log_ratios(np.array([hand], dtype=np.int64), rules_array(RULES), passed, LOG_MISS)[0])
 
 
@@ -81,16 +81,17 @@ def test_the_expert_reads_the_pass_of_the_early_threat() -> None:
     """West's low pass makes its strong hands the likely ones: North, reading it, lets West run in
     more of its worlds and throws no heart on West; the same search not reading the pass lets West
     run in fewer and throws one."""
-    from hearts.players.expert import ExpertPlayer
-
-    class Blind(ExpertPlayer):
-        pass_miss_weight = 0.0
+    from hearts.players.search import SearchPlayer
+    from hearts.players.search_config import EXPERT
 
     view = builder_view()
     assert view.pass_from == 1 and view.received is not None and view.received.mask == mask_of("3C 4C 5C".split())
-    reader, blind = ExpertPlayer(seed=1, worlds=200, time_budget=10.0), Blind(seed=1, worlds=200, time_budget=10.0)
+    # A pass miss weight of 1 reads nothing in the pass: a card medium would not pass costs nothing.
+    reader = SearchPlayer(EXPERT.replace(worlds=200), seed=1, time_budget=10.0)
+    blind = SearchPlayer(EXPERT.replace(worlds=200, pass_miss_weight=1.0), seed=1, time_budget=10.0)
     read, not_read = reader.decide(view), blind.decide(view)
-    assert reader.last_early_share > blind.last_early_share + 0.2
-    assert reader.last_early_share >= reader.early_defence_share
+    assert reader.last is not None and blind.last is not None
+    assert reader.last.early_share > blind.last.early_share + 0.2
+    assert reader.last.early_share >= EXPERT.early_defence_share
     assert not read.move.card.symbol().endswith("♥") and "West shoots in" in read.reason, read.reason
     assert not_read.move.card.symbol().endswith("♥"), not_read.reason

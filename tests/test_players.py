@@ -192,7 +192,7 @@ def test_search_respects_its_time_budget(level: str, budget: float) -> None:
             start = time.process_time()  # CPU time: what the search spends, not the other processes' share of a busy machine
             move = player.decide(view).move
             worst = max(worst, time.process_time() - start)
-            searched = max(searched, player.last_worlds)  # type: ignore[attr-defined]
+            searched = max(searched, player.last.worlds if player.last else 0)  # type: ignore[attr-defined]
             decisions += 1
         else:
             move = PlayCard(seat, view.legal[0])
@@ -208,10 +208,10 @@ def test_search_respects_its_time_budget(level: str, budget: float) -> None:
 
 
 def test_default_budgets_are_the_documented_ones() -> None:
-    assert make_player("hard").budget == 0.3  # type: ignore[attr-defined]
-    assert make_player("expert").budget == 1.0  # type: ignore[attr-defined]
-    assert make_player("hard", time_budget=0.1).budget == 0.1  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="time_budget"):
+    assert make_player("hard").config.budget == 0.3  # type: ignore[attr-defined]
+    assert make_player("expert").config.budget == 1.0  # type: ignore[attr-defined]
+    assert make_player("hard", time_budget=0.1).config.budget == 0.1  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="budget must be positive seconds, not 0"):
         make_player("hard", time_budget=0)
 
 
@@ -274,44 +274,31 @@ def test_expert_searches_its_pass() -> None:
     decision = player.decide(game.view(0))
     assert isinstance(decision.move, PassCards) and game.is_legal(decision.move)
     assert "6 deals" in decision.reason
-    assert player.last_rollouts >= 6  # type: ignore[attr-defined]
+    assert player.last.rollouts >= 6  # type: ignore[attr-defined]
 
 
 def test_search_utility_values_placing_near_the_end() -> None:
-    from hearts.players.search import SearchPlayer
+    import numpy as np
+
+    from hearts.players.rollouts import utilities
+
+    def utility(view: SeatView, scores: tuple[int, ...], endgame: bool) -> float:
+        return float(utilities(view, np.array(scores, dtype=np.int64), endgame))
 
     view = Game(Rules(), seed=1).view(0)
     # Mid-game, only points count: 2 points against the others' 8 is better than 5 against 7.
-    assert SearchPlayer.utility(view, (2, 8, 8, 8), False) > SearchPlayer.utility(view, (5, 7, 7, 7), False)
+    assert utility(view, (2, 8, 8, 8), False) > utility(view, (5, 7, 7, 7), False)
     late = dataclasses.replace(view, totals=(85, 80, 95, 95))
     # Near the end: taking 0 while a rival ends the game below me is worse than taking 4 and winning.
     lose = (0, 0, 13, 13)  # the game ends (95 + 13) with seat 1 lowest at 80
     win = (4, 26, 6, 0)  # the game ends with seat 0 lowest at 89
-    assert SearchPlayer.utility(late, win, True) > SearchPlayer.utility(late, lose, True)
-    assert SearchPlayer.utility(late, lose, False) > SearchPlayer.utility(late, win, False)
-
-
-def test_the_compiled_search_scores_as_the_utility_does() -> None:
-    """The vectorised utility of the compiled search is :meth:`SearchPlayer.utility` row by row,
-    endgame placing included."""
-    import numpy as np
-
-    from hearts.players.search import SearchPlayer
-
-    game = Game(Rules(target=50), seed=1)
-    view = game.view(2)
-    rng = random.Random(3)
-    rows = []
-    for _ in range(40):
-        scores = [rng.choice([0, 0, 1, 3, 13, 26]) for _ in range(4)]
-        rows.append(scores)
-    arr = np.array(rows, dtype=np.int64)
-    for endgame in (False, True):
-        for totals in ((0, 0, 0, 0), (30, 45, 20, 10), (49, 10, 10, 40)):
-            v = dataclasses.replace(view, totals=totals)
-            got = SearchPlayer._utilities(v, arr, endgame)
-            want = [SearchPlayer.utility(v, r, endgame) for r in rows]
-            assert np.allclose(got, want), (endgame, totals)
+    assert utility(late, win, True) > utility(late, lose, True)
+    assert utility(late, lose, False) > utility(late, win, False)
+    # A win shared by a tie is worth less than a win alone.
+    scores = (0, 0, 26, 26)
+    alone = dataclasses.replace(view, totals=(80, 85, 95, 95))
+    tied = dataclasses.replace(view, totals=(80, 80, 95, 95))
+    assert utility(alone, scores, True) == utility(tied, scores, True) + 20  # half of the win's 40
 
 
 def test_search_runs_compiled_with_the_jit_off_too() -> None:
@@ -326,17 +313,17 @@ def test_search_runs_compiled_with_the_jit_off_too() -> None:
         "from hearts.players import make_player\n"
         "from hearts.fast import JIT_ENABLED\n"
         "p = make_player('hard', seed=1, worlds=2, time_budget=30.0)\n"
-        "assert not JIT_ENABLED and p.kernels is not None and p.search_pass\n"
+        "assert not JIT_ENABLED and p.config.search_pass\n"
         "g = Game(Rules.preset('no-passing'), seed=2)\n"
         "for _ in range(3):\n"
         "    g.apply(p.decide(g.view(g.to_move[0])).move)\n"
-        "print('rollouts', p.last_rollouts)\n"
+        "print('rollouts', p.last.rollouts)\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("rollouts")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="rollout must be one of medium, medium-moon, learned, not 'python'"):
         make_player("hard", rollout="python")
 
 

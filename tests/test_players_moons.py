@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from hearts.core import CardSet, HandState, PassCards, Rules, SeatView
-from hearts.players.expert import ExpertPlayer
-from hearts.players.hard import HardPlayer
-from hearts.players.search import MOON_STOPPERS, SearchPlayer, compiled_kernels
+from hearts.fast import kernels
+from hearts.players.passing import MOON_STOPPERS
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import EXPERT, HARD, SearchConfig
 
 #: Medium passes A♥ from this hand (it voids clubs and sheds its highest card).
 HAND = "3C 4C 5D 8D 9D AD 6S 2H 3H 4H 6H 7H AH"
@@ -36,19 +37,19 @@ def test_medium_passes_the_ace_of_hearts_from_the_test_hand() -> None:
 
 
 def test_reference_pass_keeps_the_top_hearts_and_says_so() -> None:
-    player = ExpertPlayer(seed=1, worlds=4)
-    cards, why = player.reference_pass(pass_view())
+    player = SearchPlayer(EXPERT.replace(worlds=4), seed=1)
+    cards, why = player.passing.reference_pass(pass_view())
     # Medium voids clubs and sheds A♥; the reason names A♦, shed in its place, and A♥ as kept.
     assert cards == CardSet.parse("3C 4C AD")
     assert why == "void clubs; shed high cards A♦; keep A♥ to stop a moon"
-    hard = HardPlayer(seed=1, worlds=4)  # hard passes from medium's own pass
-    assert hard.reference_pass(pass_view())[0].mask >> ACE_OF_HEARTS & 1
+    hard = SearchPlayer(HARD.replace(worlds=4), seed=1)  # hard passes from medium's own pass
+    assert hard.passing.reference_pass(pass_view())[0].mask >> ACE_OF_HEARTS & 1
 
 
-@pytest.mark.parametrize("level", [HardPlayer, ExpertPlayer])
+@pytest.mark.parametrize("level", [HARD, EXPERT])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_searched_pass_keeps_the_ace_of_hearts(level: type[SearchPlayer], seed: int) -> None:
-    player = level(seed=seed, worlds=60, time_budget=5.0, moon_safe_passes=True)
+def test_searched_pass_keeps_the_ace_of_hearts(level: SearchConfig, seed: int) -> None:
+    player = SearchPlayer(level.replace(worlds=60, moon_safe_passes=True), seed=seed, time_budget=5.0)
     decision = player.decide(pass_view())
     assert isinstance(decision.move, PassCards)
     passed = decision.move.cards
@@ -60,7 +61,7 @@ def test_searched_pass_keeps_the_ace_of_hearts(level: type[SearchPlayer], seed: 
 def test_the_old_pass_search_gave_the_ace_of_hearts_away() -> None:
     """With the moon-safe passes off and medium opponents in the pass rollouts (the players
     before the change) the same search passes A♥ from the same hand: the test above can fail."""
-    player = HardPlayer(seed=1, worlds=60, time_budget=5.0, moon_safe_passes=False, pass_opponent_policy="medium")
+    player = SearchPlayer(HARD.replace(worlds=60, moon_safe_passes=False, pass_opponents="medium"), seed=1, time_budget=5.0)
     decision = player.decide(pass_view())
     assert isinstance(decision.move, PassCards)
     assert CardSet(decision.move.cards).mask >> ACE_OF_HEARTS & 1, decision.reason
@@ -68,14 +69,14 @@ def test_the_old_pass_search_gave_the_ace_of_hearts_away() -> None:
 
 def test_pass_candidates_include_passes_that_keep_the_top_hearts() -> None:
     view = pass_view("2C 8C 10D 2S 5S 7S JS QS KS 4H 7H KH AH")
-    player = ExpertPlayer(seed=1, worlds=4)
+    player = SearchPlayer(EXPERT.replace(worlds=4), seed=1).passing
     base, _ = player.reference_pass(view)
-    cands = player.pass_candidates(view, base)
-    assert cands[0] == base.mask and len(set(cands)) == len(cands) <= player.max_pass_candidates
+    cands = player.candidates(view, base)
+    assert cands[0] == base.mask and len(set(cands)) == len(cands) <= EXPERT.pass_candidates
     assert any(c & MOON_STOPPERS for c in cands)  # the dangerous passes are still tried
     safe = sum(1 for c in cands if not c & MOON_STOPPERS)
-    old = ExpertPlayer(seed=1, worlds=4, moon_safe_passes=False)
-    old_cands = old.pass_candidates(view, old.reference_pass(view)[0])
+    old = SearchPlayer(EXPERT.replace(worlds=4, moon_safe_passes=False), seed=1).passing
+    old_cands = old.candidates(view, old.reference_pass(view)[0])
     assert old_cands[0] & MOON_STOPPERS  # medium's pass, K♥ A♥ in it
     assert safe >= 5 > sum(1 for c in old_cands if not c & MOON_STOPPERS)
 
@@ -83,7 +84,7 @@ def test_pass_candidates_include_passes_that_keep_the_top_hearts() -> None:
 def test_pass_rollouts_charge_for_the_moon_a_pass_feeds() -> None:
     """In the pass search's world, handing A♥ to a seat whose hand it makes a moon hand lets that
     seat shoot; passing three low cards does not, and the searching seat scores far better."""
-    k = compiled_kernels()
+    k = kernels
     from hearts.fast.bridge import rules_array
 
     rules = Rules()
@@ -122,18 +123,20 @@ def early_threat_view() -> SeatView:
     return SeatView.of_hand(state, 2)
 
 
-@pytest.mark.parametrize("level", [HardPlayer, ExpertPlayer])
-def test_an_early_moon_threat_shoots_in_the_worlds_that_deal_it_a_moon_hand(level: type[SearchPlayer]) -> None:
+@pytest.mark.parametrize("level", [HARD, EXPERT])
+def test_an_early_moon_threat_shoots_in_the_worlds_that_deal_it_a_moon_hand(level: SearchConfig) -> None:
     view = early_threat_view()
-    level(seed=1, worlds=8).decide(view)  # compile what this search runs before a timed decision
-    player = level(seed=1, worlds=200, time_budget=5.0)
-    player.early_threat_points = 2  # expert's (hard keeps its defence of before: none this early)
-    decision = player.decide(view)
-    assert 0 < player.last_early_share < 1
-    assert f"East shoots in {player.last_early_share:.0%} of the worlds" in decision.reason
-    off = level(seed=1, worlds=200, time_budget=5.0)
-    off.early_threat_points = 0  # the players before the early defence
+
+    def player(early_threat_points: int) -> SearchPlayer:
+        config = level.replace(worlds=200, early_threat_points=early_threat_points)
+        return SearchPlayer(config, seed=1, time_budget=5.0)
+
+    on = player(2)  # from two penalty cards (hard ships without the early defence)
+    decision = on.decide(view)
+    assert on.last is not None and 0 < on.last.early_share < 1
+    assert f"East shoots in {on.last.early_share:.0%} of the worlds" in decision.reason
+    off = player(0)  # no early defence
     decision = off.decide(view)
-    assert off.last_early_share == 0 and "shoots" not in decision.reason
-    off.early_threat_points = 3  # three penalty cards: East has two, no early threat yet
-    assert "shoots" not in off.decide(view).reason
+    assert off.last is not None and off.last.early_share == 0 and "shoots" not in decision.reason
+    # Three penalty cards: East has two, no early threat yet.
+    assert "shoots" not in player(3).decide(view).reason

@@ -20,7 +20,7 @@ SCRIPT = textwrap.dedent(
     from hearts.core import Game, Rules
     from hearts.players import make_player
     from hearts.players.knowledge import moon_hand_strength
-    from hearts.players.search import compiled_kernels
+    from hearts.players.compiled import warm_up
 
     game = Game(Rules.preset("no-passing"), seed=4)
     view = game.view(game.hand.turn)
@@ -34,7 +34,7 @@ SCRIPT = textwrap.dedent(
         except BaseException as exc:
             failures.append(repr(exc))
 
-    jobs = [compiled_kernels, compiled_kernels,
+    jobs = [warm_up, warm_up,
             lambda: make_player("medium", seed=1).decide(view), lambda: make_player("medium", seed=2).decide(view),
             lambda: moon_hand_strength(view.rules, view.hand.mask), lambda: moon_hand_strength(view.rules, 0)]
     threads = [threading.Thread(target=run, args=(job,)) for job in jobs]

@@ -40,9 +40,9 @@ def serving(folder: Path, *options: str) -> Iterator[str]:
     # Compile (or load) the search players' kernels here first, into numba's disk cache: on a fresh
     # machine the server's warm-up and its hint process would otherwise compile them while a test
     # waits on its first hint (about a minute on a busy 2-core machine; a hint waits 30 s).
-    from hearts.players.search import compiled_kernels
+    from hearts.players.compiled import warm_up
 
-    compiled_kernels()
+    warm_up()
     port = free_port()
     log = open(folder / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(

@@ -1,18 +1,27 @@
 """The search players' early moon threat: which seat it is, and in which sampled worlds it runs.
 
-Before an opponent holds enough points to be the plain moon threat (``SearchPlayer.threat_points``),
-a seat may already be running for the moon. The search lets it run in some of its sampled worlds and
-play as the others do in the rest; :func:`early_threat_seat` says who, :class:`EarlyThreat` (read as a
-:class:`ThreatReading` says) and :func:`running_worlds` where. See docs/players.md, "Early moon threat".
+Before an opponent holds enough points to be the plain moon threat (``threat_points`` of the
+:class:`~hearts.players.search_config.SearchConfig`), a seat may already be running for the moon. The
+search lets it run in some of its sampled worlds and play as the others do in the rest:
+:func:`early_threat_seat` says who, :class:`EarlyThreat` and :func:`running_worlds` where.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hearts.core import SeatView
+from hearts.players import compiled as fast
 from hearts.players.knowledge import Knowledge
+from hearts.players.search_config import SearchConfig
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from hearts.players.compiled import Floats, Ints
+
+    Bools = npt.NDArray[np.bool_]
 
 
 def early_threat_seat(view: SeatView, k: Knowledge, min_points: int, min_tricks: int) -> int:
@@ -32,77 +41,60 @@ def early_threat_seat(view: SeatView, k: Knowledge, min_points: int, min_tricks:
     return -1
 
 
-def running_worlds(strength: Any, at: float, slope: float | None, evidence: Any) -> tuple[Any, Any]:
+def running_worlds(strength: Floats, at: float, slope: float, evidence: Floats) -> tuple[Bools, Floats]:
     """For each sampled world, whether the early threat runs there, and the log of how well the
     mixture of running and not explains its plays relative to medium's play alone.
 
-    ``strength`` is the moon strength of the hand the world dealt it. With no ``slope`` it runs
-    where that reaches ``at`` (and the plays say nothing); with one, its prior chance of running is
-    ``1 / (1 + exp(-slope * (strength - at)))``, times ``exp(evidence)``
-    (:func:`hearts.fast.kernels.moon_log_ratios`), and it runs where that makes a run likelier than not.
+    ``strength`` is the moon strength of the hand the world dealt it; its prior chance of running
+    is ``1 / (1 + exp(-slope * (strength - at)))``, times ``exp(evidence)`` (how much better a run
+    explains its plays and pass: :func:`hearts.players.compiled.moon_log_ratios`), and it runs where
+    that makes a run likelier than not.
 
     >>> import numpy as np
     >>> runs, logw = running_worlds(np.array([0.2, 0.5]), 0.45, 25.0, np.array([0.0, 0.0]))
-    >>> runs.tolist(), bool(logw[0] == 0.0)
-    ([False, True], True)
+    >>> runs.tolist(), round(float(logw[0]), 6)
+    ([False, True], 0.0)
     """
     import numpy as np
 
-    if slope is None:
-        prior = np.where(strength >= at, 1.0, 0.0)
-    else:
-        prior = 1.0 / (1.0 + np.exp(-slope * (strength - at)))
+    prior = 1.0 / (1.0 + np.exp(-slope * (strength - at)))
     with np.errstate(divide="ignore"):
         log_run = np.log(prior) + evidence
         log_not = np.log1p(-prior)
     return log_run >= log_not, np.logaddexp(log_not, log_run)
 
 
-@dataclass(frozen=True)
-class ThreatReading:
-    """How a search player reads an early threat (its settings, see ``SearchPlayer``): the moon
-    strength ``at`` which its dealt hand runs and the prior's ``slope`` (:func:`running_worlds`);
-    whether its plays are read (``moon_evidence``) and the log weights of a card a model would not
-    have played or led (``log_miss``, ``log_lead_miss``: :func:`hearts.fast.kernels.moon_log_ratios`);
-    the log weight of a card it would not have passed (``log_pass_miss``, 0: its pass is not read).
-    """
-
-    at: float
-    slope: float | None
-    moon_evidence: bool
-    log_miss: float
-    log_lead_miss: float
-    log_pass_miss: float
-
-
 class EarlyThreat:
-    """One decision's early threat ``seat``, read as ``reading`` says with the compiled ``kernels``:
-    in which of a batch of sampled worlds it runs (:meth:`runs`)."""
+    """One decision's early threat ``seat``, read with ``config``'s settings: in which of a batch of
+    sampled worlds it runs (:meth:`runs`)."""
 
-    def __init__(self, kernels: Any, reading: ThreatReading, rules_row: Any, view: SeatView, seat: int) -> None:
-        self.kernels, self.reading, self.R, self.seat = kernels, reading, rules_row, seat
+    def __init__(self, config: SearchConfig, rules_row: Ints, view: SeatView, seat: int) -> None:
+        import math
+
+        self.R, self.seat = rules_row, seat
+        self.at, self.slope = config.early_threat_strength, config.early_threat_slope
+        self.log_miss, self.log_lead_miss = math.log(config.miss_weight), math.log(config.lead_miss_weight)
+        self.log_pass_miss = math.log(config.pass_miss_weight)
         self.played = view.played_by()[seat]
         # The pass it made to this seat says whether it was building a moon.
         received = view.received if seat == view.pass_from else None
-        self.received = received.mask if received is not None and reading.log_pass_miss else 0
+        self.received = received.mask if received is not None else 0
 
-    def runs(self, sampled: Any, starts: Any = None, plays: Any = None) -> tuple[Any, Any]:
+    def runs(self, sampled: Ints, starts: Ints | None = None, plays: Ints | None = None) -> tuple[Bools, Floats]:
         """For each world of ``sampled`` (the hands of the unseen cards), whether the threat runs
         there and the log weight its plays give it (:func:`running_worlds`): a prior from the hand
         it was dealt there, times how much better a run explains its plays than medium's play
-        (with ``moon_evidence``, given the worlds' ``starts`` of play and the ``plays`` so far:
-        :func:`hearts.fast.kernels.moon_log_ratios`) and its pass to this seat
-        (:func:`hearts.fast.kernels.pass_log_ratios`)."""
+        (given the worlds' ``starts`` of play and the ``plays`` so far, once a trick is done) and
+        its pass to this seat."""
         import numpy as np
 
-        r, kern, R, seat = self.reading, self.kernels, self.R, self.seat
-        strength = np.array([kern.moon_strength(R, int(h) | self.played) for h in sampled[:, seat]])
-        evidence = (
-            kern.moon_log_ratios(starts, R, plays, seat, r.log_miss, r.log_lead_miss)
-            if starts is not None and r.moon_evidence
-            else np.zeros(len(sampled))
-        )
+        R, seat = self.R, self.seat
+        strength = np.array([fast.moon_strength(R, int(h) | self.played) for h in sampled[:, seat]])
+        if starts is not None and plays is not None:
+            evidence = fast.moon_log_ratios(starts, R, plays, seat, self.log_miss, self.log_lead_miss)
+        else:
+            evidence = np.zeros(len(sampled))
         if self.received:
             hands = sampled[:, seat] | self.played | self.received
-            evidence = evidence + kern.pass_log_ratios(hands, R, self.received, r.log_pass_miss)
-        return running_worlds(strength, r.at, r.slope, evidence)
+            evidence = evidence + fast.pass_log_ratios(hands, R, self.received, self.log_pass_miss)
+        return running_worlds(strength, self.at, self.slope, evidence)

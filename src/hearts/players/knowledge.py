@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from hearts.core import CARDS, MoonOption, MoonScoring, Rules, SeatView
-from hearts.core.arith import CHOICE_SUBTRACT_FROM_SELF, best_moon_choice, rules_row
+from hearts.core.arith import CHOICE_SUBTRACT_FROM_SELF, best_moon_choice, rules_row, winning_card
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
 
 _FAST: ModuleType | None = None
@@ -105,14 +105,6 @@ def suit_count(mask: int, suit: int) -> int:
 def sym(card: int) -> str:
     """A card as ``Q♠`` for reasons."""
     return CARDS[card].symbol()
-
-
-def trick_points(rules: Rules, mask: int) -> int:
-    """Penalty points in a set of cards, the bonus card counted (negative is good for the taker)."""
-    pts = (mask & HEARTS).bit_count() * rules.heart_points + (rules.queen_points if mask & QS_BIT else 0)
-    if rules.bonus_card is not None and mask >> rules.bonus_card & 1:
-        pts += rules.bonus_points
-    return pts
 
 
 def best_moon_option(rules: Rules, totals: Sequence[int], shooter: int) -> MoonOption:
@@ -273,8 +265,7 @@ class Knowledge:
         """The card winning the trick in progress; -1 if empty."""
         if not self.trick:
             return -1
-        led = self.trick[0] // 13
-        return max(c for c in self.trick if c // 13 == led)
+        return winning_card(self.trick_mask, self.trick[0] // 13)
 
     @property
     def winning_seat(self) -> int:
@@ -296,7 +287,8 @@ class Knowledge:
         return tuple((self.seat + i) % n for i in range(1, n - len(self.trick)))
 
     def trick_points(self) -> int:
-        return trick_points(self.rules, self.trick_mask)
+        """What the trick in progress scores so far (the bonus card counted): the rules' own count."""
+        return self.rules.points_taken(self.trick_mask)
 
     def first_trick(self) -> bool:
         return self.trick_number == 0
@@ -364,5 +356,4 @@ __all__ = [
     "suit_count",
     "sym",
     "top",
-    "trick_points",
 ]

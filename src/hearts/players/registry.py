@@ -4,7 +4,8 @@ A spec is one of
 
 * a level: ``random``, ``easy``, ``medium``, ``hard``, ``expert``, ``learned`` (any case), or a measurement
   level (:data:`MEASUREMENT_LEVELS`: ``hunter``), which tournaments and benchmarks seat but tables
-  and the terminal do not offer;
+  and the terminal do not offer; a search level may carry settings of its
+  :class:`~hearts.players.search_config.SearchConfig`, ``expert:rollout=medium,worlds=500``;
 * ``cmd:COMMAND``: an outside program speaking the bot protocol (``docs/bot-protocol.md``);
 * ``py:MODULE:FACTORY``: a Python player, e.g. a trained policy (``docs/bot-protocol.md``,
   "Python players"): MODULE is an importable module or a path to a ``.py`` file, FACTORY a
@@ -16,9 +17,11 @@ tournaments and tables show instead of the spec.
 >>> make_player("medium", seed=3).name
 'medium'
 >>> parse_player("mybot=cmd:./mybot --depth=3")
-PlayerSpec(kind='cmd', target='./mybot --depth=3', name='mybot')
+PlayerSpec(kind='cmd', target='./mybot --depth=3', name='mybot', settings='')
 >>> parse_player("py:policies.linear:load").label, parse_player("py:../bots/linear.py:load").label
 ('py:linear:load', 'py:linear:load')
+>>> parse_player("x=expert:rollout=medium")
+PlayerSpec(kind='level', target='expert', name='x', settings='rollout=medium')
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ LEVELS: dict[str, str] = {
     "random": "hearts.players.random_player:RandomPlayer",
     "easy": "hearts.players.easy:EasyPlayer",
     "medium": "hearts.players.medium:MediumPlayer",
-    "hard": "hearts.players.hard:HardPlayer",
-    "expert": "hearts.players.expert:ExpertPlayer",
+    "hard": "hearts.players.search_config:HARD",
+    "expert": "hearts.players.search_config:EXPERT",
     "learned": "hearts.players.learned:LearnedPlayer",
 }
 
@@ -64,6 +67,7 @@ class PlayerSpec:
     kind: str
     target: str  #: the level, the command, or ``MODULE:FACTORY``
     name: str | None = None
+    settings: str = ""  #: a search level's settings, ``knob=value,...`` (validated when parsed)
 
     @property
     def label(self) -> str:
@@ -75,7 +79,9 @@ class PlayerSpec:
             module, _, factory = self.target.rpartition(":")
             stem = module.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].removesuffix(".py").rsplit(".", 1)[-1]
             return f"py:{stem}:{factory}"
-        return self.target if self.kind == "level" else f"{self.kind}:{self.target}"
+        if self.kind == "level":
+            return f"{self.target}:{self.settings}" if self.settings else self.target
+        return f"{self.kind}:{self.target}"
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -108,6 +114,12 @@ def parse_player(text: str) -> PlayerSpec:
         return PlayerSpec("py", f"{module.strip()}:{factory.strip()}", name)
     if key in LEVELS or key in MEASUREMENT_LEVELS:
         return PlayerSpec("level", key, name)
+    level, colon, settings = key.partition(":")
+    if colon and level.strip() in LEVELS:
+        from hearts.players.search_config import parse_variant
+
+        parse_variant(level, settings)  # raises, naming the setting, when one is wrong
+        return PlayerSpec("level", level.strip(), name, spec.partition(":")[2].strip())
     raise ValueError(
         f"unknown player level {spec or text!r}: choose one of {', '.join([*LEVELS, *MEASUREMENT_LEVELS])}, "
         "cmd:COMMAND or py:MODULE:FACTORY "
@@ -126,8 +138,8 @@ def make_player(
 ) -> Player:
     """A new player for a spec (see the module text); a spec that names nothing raises ``ValueError``.
 
-    ``options`` go to the player's constructor (e.g. ``worlds=`` for the search players,
-    ``time_limit=`` for a ``cmd:`` bot).
+    ``options`` go to the player's constructor (``time_limit=`` for a ``cmd:`` bot), or for a search
+    level are settings of its :class:`~hearts.players.search_config.SearchConfig` (``worlds=500``).
     """
     spec = level if isinstance(level, PlayerSpec) else parse_player(level)
     if spec.kind == "cmd":  # an outside program speaking the bot protocol; see players/external.py
@@ -138,7 +150,16 @@ def make_player(
     if spec.kind == "py":
         return python_player(spec, seed=seed, time_budget=time_budget)
     module, _, cls_name = (LEVELS.get(spec.target) or MEASUREMENT_LEVELS[spec.target]).partition(":")
-    cls: Callable[..., Player] = getattr(importlib.import_module(module), cls_name)
+    made = getattr(importlib.import_module(module), cls_name)
+    from hearts.players.search_config import SearchConfig
+
+    if isinstance(made, SearchConfig):  # a search level: its config, with the spec's settings and ``options``
+        from hearts.players.search import SearchPlayer
+        from hearts.players.search_config import parse_variant
+
+        config = parse_variant(spec.target, spec.settings).replace(**options)
+        return SearchPlayer(config, seed=seed, time_budget=time_budget)
+    cls: Callable[..., Player] = made
     return cls(seed=seed, time_budget=time_budget, **options)
 
 

@@ -1,9 +1,9 @@
 """A search player's valuation of every option of one decision, and the paired statistics the
 search decides by.
 
-:func:`value_options` (:meth:`hearts.players.search.SearchPlayer.value_options`) answers a decision exactly as the player
-would (the same worlds, the same random numbers, the same choice) and keeps what its search
-measured: for each option (a card, with the cards that play alike merged, or a pass) its
+:meth:`hearts.players.search.SearchPlayer.value_options` answers a decision exactly as the player
+would (the same worlds, the same random numbers, the same choice) and keeps, as a
+:class:`Valuation` (:func:`valuation_of`), what its search measured: for each option (a card, with the cards that play alike merged, or a pass) its
 utility in every sampled world and its mean own points. The statistics a review needs are
 here: the weighted mean of an option and the standard error of the paired difference of two
 options (paired, world by world: every option met the same worlds and rollout random numbers,
@@ -23,9 +23,10 @@ statistic a review's costs are judged on (:meth:`Valuation.diff_se`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hearts.core import CardSet, Phase, SeatView
+if TYPE_CHECKING:
+    from hearts.players.rollouts import Measure
 
 
 def paired_difference(
@@ -115,35 +116,24 @@ class Valuation:
         return paired_difference(self.values[i], self.values[j], self.weights)[1]
 
 
-def value_options(player: Any, view: SeatView, passes: tuple[CardSet, ...] = ()) -> Valuation:
-    """A search ``player``'s decision now, made exactly as its ``decide`` makes it (the same worlds, random
-    numbers and choice), with the search's measure of every option kept: a
-    :class:`hearts.players.valuation.Valuation`, built from the figures the one search behind
-    the choice left (so the valuation and the choice cannot disagree). In the pass phase the
-    pass is searched (whatever :attr:`search_pass` says) and ``passes`` are valued beside the
-    player's own candidates (a review values the pass that was made)."""
-    if view.phase is Phase.PASS:
-        base, why = player.reference_pass(view)
-        chosen, reason = player._search_pass(view, base, why, tuple(p.mask for p in passes))
-        masks, vals, own, worlds = player._last_figures or ((), (), (), 0)
-        return Valuation(
-            "pass", tuple(masks), chosen.mask, reason, tuple(tuple(v) for v in vals),
-            tuple(x / max(1, worlds) for x in own), None, worlds, (0,) * len(masks),
-        )  # fmt: skip
-    played, reason = player.choose_play(view)
-    card = int(played)
-    if player._last_figures is None:  # one legal card, or all alike: nothing was searched
-        return Valuation("play", (card,), card, reason, ((),), (0.0,), None, 0, (0,))
-    cands, plans, defence, vals, own, worlds, weights = player._last_figures
-    w = weights or [1.0] * worlds
+def valuation_of(measure: Measure | None, choice: int, reason: str) -> Valuation:
+    """A :class:`Valuation` of the decision a search made (``choice``, for ``reason``) from what its
+    search measured (:attr:`hearts.players.search.SearchPlayer.last`), so that the valuation and the
+    choice cannot disagree. Each option is valued under its best plan (with or without this seat's
+    moon line). ``measure`` None: nothing was searched (one legal card, or all alike)."""
+    if measure is None:
+        return Valuation("play", (choice,), choice, reason, ((),), (0.0,), None, 0, (0,))
+    w = measure.weights or [1.0] * measure.worlds
+    total = sum(w)
+    plans = range(len(measure.plans))
     best_plan = [
-        max(range(len(plans)), key=lambda p: sum(a * b for a, b in zip(w, vals[p][i], strict=True)))
-        for i in range(len(cands))
+        max(plans, key=lambda p: sum(a * b for a, b in zip(w, measure.values[p][i], strict=True)))
+        for i in range(len(measure.options))
     ]
     return Valuation(
-        "play", tuple(cands), card, reason,
-        tuple(tuple(vals[p][i]) for i, p in enumerate(best_plan)),
-        tuple(own[p][i] / sum(w) for i, p in enumerate(best_plan)),
-        None if weights is None else tuple(weights), worlds,
-        tuple(plans[p] for p in best_plan), defence.bit_length() - 1,
+        measure.kind, measure.options, choice, reason,
+        tuple(tuple(measure.values[p][i]) for i, p in enumerate(best_plan)),
+        tuple(measure.own[p][i] / total for i, p in enumerate(best_plan)),
+        None if measure.weights is None else tuple(measure.weights), measure.worlds,
+        tuple(measure.plans[p] for p in best_plan), measure.threat,
     )  # fmt: skip

@@ -17,7 +17,7 @@ from __future__ import annotations
 from hearts.core import Card, CardSet, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
 from hearts.players.base import split_reason
-from hearts.players.knowledge import QS, Knowledge, trick_points
+from hearts.players.knowledge import QS, Knowledge
 from hearts.players.medium import SUIT_NAMES
 
 
@@ -41,7 +41,7 @@ def play_facts(view: SeatView, card: Card) -> tuple[bool, list[str]]:
     else:
         behind = [(view.trick.leader + i) % n for i in range(len(view.trick.cards) + 1, n)]
     facts: list[str] = []
-    pts = trick_points(rules, k.trick_mask | 1 << card)
+    pts = rules.points_taken(k.trick_mask | 1 << card)
     if pts > 0:
         facts.append(f"it held {pts} point{'s' if pts != 1 else ''}" + ("" if behind else " with your card"))
     if not behind:

@@ -170,9 +170,10 @@ def review_hand(
     total = len(moments)
     if progress is not None:
         progress(0, total)
-    from hearts.players.expert import ExpertPlayer
+    from hearts.players.search import SearchPlayer
+    from hearts.players.search_config import EXPERT
 
-    expert = ExpertPlayer(seed=seed, time_budget=NO_LIMIT if budget is None else budget, worlds=count)
+    expert = SearchPlayer(EXPERT.replace(worlds=count), seed=seed, time_budget=NO_LIMIT if budget is None else budget)
     decisions: list[DecisionReview] = []
     threats: list[int] = []
     for number, moment in enumerate(moments):

@@ -165,9 +165,9 @@ def warm_up_players() -> None:
     takes about a second, mostly holding the GIL, and the server answers meanwhile."""
     started = time.perf_counter()
     try:
-        from hearts.players.search import compiled_kernels
+        from hearts.players.compiled import warm_up
 
-        compiled_kernels()
+        warm_up()
     except Exception:  # noqa: BLE001 - a warm-up only: the first search player loads the kernels itself
         log.warning("could not load the search players' compiled kernels now; the first search player will load them", exc_info=True)
     else:
