@@ -63,14 +63,15 @@ __all__ = ["SearchPlayer", "candidate_cards"]
 
 
 def candidate_cards(k: Knowledge, legal: int) -> list[int]:
-    """The legal cards with equivalent ones merged: within a suit, cards with no card still out
-    between them win and lose the same tricks. Penalty and bonus cards stay separate (points
-    differ). The highest of each run is kept."""
+    """The legal cards with equivalent ones merged, the highest of each run kept: two cards of a
+    suit play alike when they score the same (penalty and bonus cards stay apart from plain ones)
+    and no card between them is still out or lies in the trick in progress (one that does is a
+    card one of them beats and the other does not). Hints and reviews read the same candidates."""
     special = k.rules.penalty_mask & ~HEARTS  # Q♠
     bonus = k.bonus_card()
     if bonus >= 0:
         special |= 1 << bonus
-    out = k.out
+    out = k.out | k.trick_mask
     reps: list[int] = []
     prev = -1
     for c in cards_of(legal):
