@@ -94,6 +94,26 @@ async def test_the_deal_played_again_is_on_the_screen(record_file: tuple[Path, G
         assert shown == {str(c) for c in original.summary(0).dealt[0]}
 
 
+@pytest.mark.parametrize("hand", [0, 1])
+async def test_a_standard_deal_played_again_is_titled_standard(
+    record_file: tuple[Path, Game], tmp_path: Path, hand: int
+) -> None:
+    """The deal's pass cycle starts at its hand's direction (right for hand 2): still the standard game."""
+    from hearts.players.again import DealAgain
+    from hearts.tui.story import game_account
+
+    path, _ = record_file
+    deal = DealAgain.of(GameRecord.loads(path.read_text()), hand)
+    session = Session.deal_again(deal, fast_settings(practice="again"), save_path=tmp_path / "save.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "Pass 3" in screen_text(app), "the pass")
+        assert app.sub_title.startswith("standard · 4 players")
+    account = game_account(GameRecord.of(session.game))
+    assert "the standard rules" in account
+    assert "You (seat 1), West (seat 2)" in account  # seats a person reads count from 1
+
+
 def review_text(app: object) -> str:
     from hearts.tui.review import ReviewScreen
 

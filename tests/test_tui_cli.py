@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,18 @@ from typer.testing import CliRunner
 
 from hearts.cli import app
 from hearts.cli import play as play_cli
-from hearts.core import Card, MoonScoring, OpeningLead, PassDirection, Rules, TieRule
+from hearts.core import (
+    Card,
+    CardSet,
+    MoonScoring,
+    OpeningLead,
+    PassCards,
+    PassDirection,
+    Phase,
+    PlayCard,
+    Rules,
+    TieRule,
+)
 from hearts.tui.app import HeartsApp, SetupRequest
 from hearts.tui.session import Session, settings_path
 
@@ -23,6 +35,23 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[Session]:
     sessions: list[Session] = []
     monkeypatch.setattr(HeartsApp, "run", lambda self, *a, **k: sessions.append(self.session or self.setup))
     return sessions
+
+
+def play_on(session: Session, cards: int = 1) -> None:
+    """Random legal moves for every seat, saved as the table saves them, until ``cards`` cards are played
+    (``0``: only the passes)."""
+    rng = random.Random(0)
+    game = session.game
+    while True:
+        played = sum(len(t.cards) for t in game.hand.tricks) + len(game.hand.trick)
+        if played >= cards and (cards or game.phase is not Phase.PASS):
+            return
+        seat = game.to_move[0]
+        view = game.view(seat)
+        if view.phase is Phase.PASS:
+            session.apply(PassCards(seat, CardSet(rng.sample(list(view.hand), game.rules.pass_count))))
+        else:
+            session.apply(PlayCard(seat, rng.choice(view.legal)))
 
 
 def test_setup_opens_the_form_filled_in_from_the_flags(tmp_path: Path, started: list[object]) -> None:
@@ -76,6 +105,7 @@ def test_every_unfinished_game_is_kept_and_can_be_resumed(tmp_path: Path, starte
     for seed in (4, 5, 6):
         result = runner.invoke(app, ["play", "--seed", str(seed), "--save-file", str(save)])
         assert result.exit_code == 0, result.output
+        play_on(started[-1])
         games.append(save.read_text(encoding="utf-8"))
     kept = sorted((tmp_path / "saves").glob("g-*.json"), key=lambda p: p.stat().st_mtime_ns)
     kept = [p for p in kept if not p.name.endswith(".settings.json")]
@@ -100,6 +130,7 @@ def test_a_person_is_asked_whether_to_resume(
 ) -> None:
     save = tmp_path / "g.json"
     runner.invoke(app, ["play", "--seed", "4", "--save-file", str(save)])
+    play_on(started[-1])
     monkeypatch.setattr(play_cli, "interactive", lambda: True)
     result = runner.invoke(app, ["play", "--seed", "5", "--save-file", str(save)], input=answer)
     assert result.exit_code == 0, result.output
@@ -108,6 +139,42 @@ def test_a_person_is_asked_whether_to_resume(
     assert started[-1].game.seed == seed
     kept = list((tmp_path / "saves").glob("g-*[0-9].json"))
     assert len(kept) == (1 if seed == 5 else 0)  # declined: the old game is kept, not lost
+
+
+@pytest.mark.parametrize("args", [["--seats", "7"], ["--opponents", "grandmaster"], ["--hand", "2"],
+                                  ["--again", "no-such-record.json"], ["--pass-cycle", "left,righ"]])  # fmt: skip
+def test_bad_flags_stop_before_the_unfinished_game_is_asked_about(
+    tmp_path: Path, started: list[Session], monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    save = tmp_path / "g.json"
+    runner.invoke(app, ["play", "--seed", "4", "--save-file", str(save)])
+    play_on(started[-1])
+    before = save.read_text(encoding="utf-8")
+    monkeypatch.setattr(play_cli, "interactive", lambda: True)
+    result = runner.invoke(app, ["play", "--save-file", str(save), *args], input="y\n")
+    assert result.exit_code == 2 and "error:" in result.output
+    assert "Resume it?" not in result.output and "kept in" not in result.output
+    assert save.read_text(encoding="utf-8") == before and not (tmp_path / "saves").exists()
+    assert len(started) == 1
+
+
+def test_a_game_with_no_card_played_is_not_offered(
+    tmp_path: Path, started: list[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save = tmp_path / "g.json"
+    monkeypatch.setattr(play_cli, "interactive", lambda: True)
+    # Not a move made: replaced without a word.
+    runner.invoke(app, ["play", "--seed", "4", "--save-file", str(save)])
+    result = runner.invoke(app, ["play", "--seed", "5", "--save-file", str(save)], input="")
+    assert result.exit_code == 0, result.output
+    assert "Resume it?" not in result.output and "kept in" not in result.output
+    assert started[-1].game.seed == 5 and not (tmp_path / "saves").exists()
+    # The passes made but no card played: set aside without the question, and said so.
+    play_on(started[-1], cards=0)
+    result = runner.invoke(app, ["play", "--seed", "6", "--save-file", str(save)], input="")
+    assert result.exit_code == 0, result.output
+    assert "Resume it?" not in result.output and "Your unfinished game is kept in" in result.output
+    assert started[-1].game.seed == 6 and len(list((tmp_path / "saves").glob("g-*[0-9].json"))) == 1
 
 
 @pytest.mark.parametrize("think", ["0", "-1", "inf", "nan"])

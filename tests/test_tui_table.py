@@ -283,3 +283,39 @@ async def test_setup_refusals_are_seen_at_120x40(tmp_path: Path, cycle: str, mes
         assert message in str(error.render())
         # The message under the form has been scrolled into view, not left below the fold.
         assert 0 < error.region.bottom <= LARGE[1] - 1  # above the footer
+
+
+async def test_the_last_trick_stays_readable_at_instant_speed_at_80x24(tmp_path: Path) -> None:
+    """At the instant speed a taken trick leaves the table at once and 80 columns hide the log: the
+    centre keeps the last trick (who took it, its cards in playing order, its points) until the next."""
+    session = Session.new(Rules.preset("no-passing"), fast_settings(), seed=5, save_path=tmp_path / "g.json")
+    app = HeartsApp(session)
+    game = session.game
+    async with app.run_test(size=SMALL) as pilot:
+        seen = 0
+        while seen < 2:
+            await until(pilot, lambda: human_to_act(app), "your turn")
+            view = game.view(HUMAN)
+            if view.tricks:
+                last = view.tricks[-1]
+                assert last.winner is not None
+                center = str(app.screen.query_one("#center").render())
+                winner = game.names[last.winner]
+                assert f"last: {winner} took {' '.join(c.symbol() for c in last.cards)}" in center
+                points = game.rules.points_taken(sum(1 << c for c in last.cards))
+                assert (f" {points:+d}" in center) == (points != 0)
+                assert f"{winner} took" in screen_text(app)  # on the screen, not cut off at 80x24
+                seen += 1
+            await type_card(pilot, view.legal[0])
+            await until(pilot, lambda view=view: game.view(HUMAN) != view, "the card")
+
+
+async def test_the_help_lists_every_key_the_table_answers(tmp_path: Path) -> None:
+    session = Session.new(Rules(), fast_settings(), seed=21, save_path=tmp_path / "g.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=LARGE) as pilot:
+        await until(pilot, lambda: human_to_act(app), "the pass")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        lines = screen_text(app).splitlines()
+        assert any("review your decisions" in line for line in lines)

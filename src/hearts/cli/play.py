@@ -242,7 +242,9 @@ def register(app: typer.Typer) -> None:
             default_save_path,
             keep_unfinished,
             resolve_level,
+            saved_progress,
             saved_summary,
+            settings_path,
         )
 
         def fail(message: str) -> None:
@@ -258,19 +260,6 @@ def register(app: typer.Typer) -> None:
         except ValueError:
             fail(f"--think is the seconds each computer player may think per move: more than 0, not {think:g}")
         path = save_file or default_save_path()
-        if not resume and path.exists():
-            # A new game would take the save file: offer the unfinished game there, and never lose it.
-            if interactive() and typer.confirm(
-                f"You have an unfinished game in {path} ({saved_summary(path)}). Resume it?", default=True
-            ):
-                resume = True
-            else:
-                kept = keep_unfinished(path)
-                typer.echo(
-                    f"Your unfinished game is kept in {kept}; continue it later with: "
-                    f"hearts play --resume --save-file {kept}",
-                    err=True,
-                )
         rule_flags = {
             "players": seats, "target": target, "pass_count": pass_count, "opening": opening,
             "points_on_first_trick": points_on_first_trick, "hearts_must_be_broken": hearts_must_be_broken,
@@ -301,6 +290,40 @@ def register(app: typer.Typer) -> None:
 
         if again is None and (again_hand is not None or again_seat is not None):
             fail("--hand and --seat choose the hand played again: give the record with --again FILE")
+        # Every flag of a new game is checked before an unfinished game is asked about, so that a typo
+        # (--seats 7) stops at once with its reason, nothing asked and nothing set aside.
+        deal: Any = None
+        if not resume and again is not None:
+            deal, practice = deal_again_from(again, again_hand, again_seat, fail)
+            settings = table_settings(deal.rules.players)
+            settings.practice = practice
+        elif not resume:
+            try:
+                rules = Rules.from_text(preset, **overrides)
+            except HeartsError as exc:
+                fail(str(exc))
+            except (TypeError, ValueError) as exc:
+                fail(f"bad rule option: {exc}")
+            settings = table_settings(rules.players)
+        if not resume and path.exists():
+            # A new game would take the save file: offer the unfinished game there, and never lose it. A game
+            # in which no card was played is not worth the question: one with no move at all is replaced,
+            # one with passes made is set aside (and said so) like any other.
+            progress = saved_progress(path)
+            if progress == (0, 0):
+                path.unlink()
+                settings_path(path).unlink(missing_ok=True)
+            elif progress is not None and progress[1] and interactive() and typer.confirm(
+                f"You have an unfinished game in {path} ({saved_summary(path)}). Resume it?", default=True
+            ):
+                resume = True
+            else:
+                kept = keep_unfinished(path)
+                typer.echo(
+                    f"Your unfinished game is kept in {kept}; continue it later with: "
+                    f"hearts play --resume --save-file {kept}",
+                    err=True,
+                )
         if resume:
             if overrides or preset != "standard" or seed is not None or setup:
                 typer.echo(
@@ -311,21 +334,11 @@ def register(app: typer.Typer) -> None:
                 session = Session.resume(path, table)
             except SaveError as exc:
                 fail(str(exc))
-        elif again is not None:
+        elif deal is not None:
             if overrides or preset != "standard" or setup:
                 typer.echo("note: --again plays the record's own rules; rule flags are ignored", err=True)
-            deal, practice = deal_again_from(again, again_hand, again_seat, fail)
-            settings = table_settings(deal.rules.players)
-            settings.practice = practice
             session = Session.deal_again(deal, settings, seed=seed or 0, save_path=path)
         else:
-            try:
-                rules = Rules.from_text(preset, **overrides)
-            except HeartsError as exc:
-                fail(str(exc))
-            except (TypeError, ValueError) as exc:
-                fail(f"bad rule option: {exc}")
-            settings = table_settings(rules.players)
             if setup:
                 from hearts.tui.app import HeartsApp, SetupRequest, save_hint
 

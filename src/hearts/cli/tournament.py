@@ -72,8 +72,9 @@ def register(app: typer.Typer) -> None:
             tables_for,
         )
 
-        # Wide enough for the figures' table when the output is a file or a pipe (rich assumes 80 then).
-        console = Console(width=max(Console().width, 132))
+        # In a terminal, its own width (the figures' table splits into as many as fit); to a file or a
+        # pipe, wide enough for the table in one piece (rich would assume 80 there).
+        console = Console() if Console().is_terminal else Console(width=WIDE)
         specs = (*(p.strip() for p in players.split(",")), *player) if players else tuple(player)
         if on_fault not in ON_FAULT:
             raise typer.BadParameter(f"choose one of {', '.join(ON_FAULT)}, not {on_fault!r}", param_hint="--on-fault")
@@ -133,6 +134,10 @@ def register(app: typer.Typer) -> None:
             console.print(f"plot written to {plot_path}")
 
 
+#: The width for output to a file or a pipe: the figures' table in one piece.
+WIDE = 160
+
+
 def _print_result(console: object, result: object) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -144,44 +149,39 @@ def _print_result(console: object, result: object) -> None:
     config = result.config
     k, n = len(config.players), config.rules.players
     tables = len(tables_for(k, n, 0))
-    table = Table(
-        title=(
-            f"Duplicate tournament: {_count(config.hands, 'deal')} and {_count(config.games, 'game')}, {tables} tables each, "
-            f"{n} seats, preset {config.preset}, seed {config.seed} ({result.seconds:.1f} s)"
-        ),
-        caption=(
-            "± is the 95% t interval over deals; \\[low, high] for rates the 95% Wilson interval over deals (games for "
-            f"the win rate; 'too few' below {MIN_RATE_SAMPLES}); payoff = mean of the others' points − own."
-        ),
+    title = (
+        f"Duplicate tournament: {_count(config.hands, 'deal')} and {_count(config.games, 'game')}, {tables} tables each, "
+        f"{n} seats, preset {config.preset}, seed {config.seed} ({result.seconds:.1f} s)"
     )
-    for column in (
-        "player",
-        "payoff/seat-deal",
-        "points/hand",
-        "win rate",
-        "moons made %",
-        "moons allowed %",
-        "ms/decision",
-        "p95 ms",
-        *(("faults (hands)",) if any(t.faults for t in result.tables) else ()),
-    ):
-        if column == "player":  # long specs (cmd:...) fold onto more lines; the figures never wrap
-            table.add_column(column, overflow="fold", max_width=28)
-        else:
-            table.add_column(column, justify="right", no_wrap=True)
-    for f in result.figures():
-        table.add_row(
-            f.label,
-            f.payoff.text(2),
-            f.points.text(2),
-            f.win_rate.text(3, samples="games"),
-            f.moons_made.text(1, scale=100),
-            f.moons_allowed.text(1, scale=100),
-            f.decision_mean.text(2, scale=1000),
-            f"{1000 * f.decision_p95:.2f}",
-            *((f"{f.faults} ({f.forfeited_hands})",) if any(t.faults for t in result.tables) else ()),
+    caption = (
+        "± is the 95% t interval over deals; \\[low, high] for rates the 95% Wilson interval over deals (games for "
+        f"the win rate; 'too few' below {MIN_RATE_SAMPLES}); payoff = mean of the others' points − own."
+    )
+    faulted = any(t.faults for t in result.tables)
+    figures = result.figures()
+    columns: list[tuple[str, list[str]]] = [
+        ("payoff/seat-deal", [f.payoff.text(2) for f in figures]),
+        ("points/hand", [f.points.text(2) for f in figures]),
+        ("win rate", [f.win_rate.text(3, samples="games") for f in figures]),
+        ("moons made %", [f.moons_made.text(1, scale=100) for f in figures]),
+        ("moons allowed %", [f.moons_allowed.text(1, scale=100) for f in figures]),
+        ("ms/decision", [f.decision_mean.text(2, scale=1000) for f in figures]),
+        ("p95 ms", [f"{1000 * f.decision_p95:.2f}" for f in figures]),
+        *((("faults (hands)", [f"{f.faults} ({f.forfeited_hands})" for f in figures]),) if faulted else ()),
+    ]
+    parts = _fit(columns, max(len(f.label) for f in figures), console.width)
+    for i, part in enumerate(parts):
+        table = Table(
+            title=title if i == 0 else None,
+            caption=caption if i == len(parts) - 1 else None,
         )
-    console.print(table)
+        # Long specs (cmd:...) fold onto more lines; the figures never wrap.
+        table.add_column("player", overflow="fold", max_width=28)
+        for column, _ in part:
+            table.add_column(column, justify="right", no_wrap=True)
+        for i_row, f in enumerate(figures):
+            table.add_row(f.label, *(cells[i_row] for _, cells in part))
+        console.print(table)
     _print_faults(console, result)
     if config.games:
         console.print(
@@ -192,6 +192,28 @@ def _print_result(console: object, result: object) -> None:
     for row in rows:
         ratings.add_row(row["player"], f"{row['ordinal']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}")
     console.print(ratings)
+
+
+def _fit(columns: list[tuple[str, list[str]]], label: int, width: int) -> list[list[tuple[str, list[str]]]]:
+    """The figure columns in as few tables as fit ``width`` side by side with the player's name (up to 28
+    wide), in order: a narrow terminal gets the figures in several tables, each with the players' names,
+    rather than every name squeezed into a sliver and wrapped letter by letter.
+
+    >>> cols = [("a" * 20, ["1"]), ("b" * 20, ["2"]), ("c" * 20, ["3"])]
+    >>> [[name[0] for name, _ in part] for part in _fit(cols, 10, 80)]
+    [['a', 'b'], ['c']]
+    """
+    used = min(label, 28) + 4  # the name's column with its padding and the table's two edges
+    parts: list[list[tuple[str, list[str]]]] = [[]]
+    room = used
+    for column in columns:
+        need = max(len(column[0]), *(len(c) for c in column[1])) + 3  # padding and a rule
+        if parts[-1] and room + need > width:
+            parts.append([])
+            room = used
+        parts[-1].append(column)
+        room += need
+    return parts
 
 
 def _print_faults(console: object, result: object) -> None:
@@ -215,7 +237,7 @@ def _print_faults(console: object, result: object) -> None:
         at = f" at decision {f['decision']}" if f["decision"] is not None else ""
         console.print(
             escape(
-                f"  {f['player']}: {f['unit']} {f['index'] + 1}, table {f['table'] + 1}, seat {f['seat']} "
+                f"  {f['player']}: {f['unit']} {f['index'] + 1}, table {f['table'] + 1}, seat {f['seat'] + 1} "
                 f"{f['seat_name']}, hand {f['hand']}: {f['kind']}{at}: {f['message']} "
                 f"({_count(f['forfeited_hands'], 'hand')} forfeited)"
             ),

@@ -278,7 +278,7 @@ def _seats(
 def _fault_stop(config: TournamentConfig, kind: str, index: int, table: int, fault: SeatFault) -> TournamentError:
     n = config.rules.players
     return TournamentError(
-        f"{config.labels[fault.player]} faulted in {kind} {index + 1} (table {table + 1}, seat {fault.seat} "
+        f"{config.labels[fault.player]} faulted in {kind} {index + 1} (table {table + 1}, seat {fault.seat + 1} "
         f"{seat_name(fault.seat, n)}, hand {fault.hand}): {fault.words()}\n"
         "The tournament stops here (--on-fault forfeit scores a faulted seat's hands as forfeits and plays on)."
     )

@@ -10,16 +10,19 @@ Card('10H')
 "'x' does not start a card: type a rank 2-10, T, J, Q, K or A, then a suit c, d, s or h"
 >>> plural(1, "card"), plural(3, "card"), plural(-9, "point")
 ('1 card', '3 cards', '-9 points')
+>>> rules_title(Rules()), rules_title(Rules(pass_cycle="right,across,hold,left")), rules_title(Rules(target=77))
+('standard', 'standard', 'custom rules')
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
 
-from hearts.core import Card, CardParseError, CardSet, HeartsError, Suit
+from hearts.core import Card, CardParseError, CardSet, HeartsError, Rules, Suit
 
 # Colours are hex: Textual reads Rich's style strings but not Rich's extended colour names.
 #: Suit colours of the usual two-colour deck on a dark background: black suits white, red ones red.
@@ -136,3 +139,14 @@ class TypedCard:
             except CardParseError as exc:
                 return TypedCard(text, error=str(exc))
         return TypedCard(text, error=f"{text!r} is not a card: after the rank type a suit c, d, s or h")
+
+
+def rules_title(rules: Rules) -> str:
+    """The preset ``rules`` are, for a title: also when their pass cycle starts part-way through (a
+    deal played again starts the cycle at its hand's direction); else ``custom rules``."""
+    cycle = tuple(rules.pass_cycle or ())
+    for turn in range(max(1, len(cycle))):
+        turned = rules if not turn else dataclasses.replace(rules, pass_cycle=cycle[-turn:] + cycle[:-turn])
+        if turned.name:
+            return turned.name
+    return "custom rules"

@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from hearts.core import GameRecord
+from hearts.tui.cardtext import rules_title
 from hearts.tui.story import HandStory, game_stories
 from hearts.tui.widgets import DealViewer, score_table
 
@@ -49,8 +50,7 @@ class ReplayApp(App[None]):
         self.review_worlds: int | None = None  #: the review's worlds a decision (None: its default)
         self.four_colour = four_colour
         self.title = f"Hearts replay · {title}"
-        preset = record.rules.name
-        self.sub_title = f"{preset or 'custom rules'} · {record.rules.players} players · to {record.rules.target}"
+        self.sub_title = f"{rules_title(record.rules)} · {record.rules.players} players · to {record.rules.target}"
 
     def compose(self) -> ComposeResult:
         yield Header()

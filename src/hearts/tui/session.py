@@ -403,6 +403,31 @@ def saved_summary(save_path: Path) -> str:
     return f"hand {game.hand_number + 1}, totals {totals}"
 
 
+def saved_progress(save_path: Path) -> tuple[int, int] | None:
+    """How far the game saved at ``save_path`` went: the passes made and the cards played, over all its
+    hands (None when it cannot be read).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> session = Session.new(Rules(), Settings(opponents=("random",)), seed=1, save_path=folder / "g.json")
+    >>> saved_progress(folder / "g.json")
+    (0, 0)
+    >>> from hearts.core import CardSet, PassCards
+    >>> hand = session.game.view(HUMAN).hand
+    >>> _ = session.apply(PassCards(HUMAN, CardSet(list(hand)[:3])))
+    >>> saved_progress(folder / "g.json")
+    (1, 0)
+    """
+    try:
+        game = GameRecord.loads(save_path.read_text(encoding="utf-8")).replay()
+    except (OSError, ValueError):
+        return None
+    hands = (*game.finished, game.hand)
+    passes = sum(p is not None for h in hands for p in h.passed)
+    cards = sum(len(t.cards) for h in hands for t in h.tricks) + len(game.hand.trick)
+    return passes, cards
+
+
 def settings_path(save_path: Path) -> Path:
     """The table settings saved beside a game record: ``tui-game.json`` -> ``tui-game.settings.json``."""
     return save_path.with_name(save_path.stem + ".settings.json")

@@ -35,7 +35,7 @@ from hearts.core import (
 )
 from hearts.core.events import Event
 from hearts.core.summary import HandSummary, TrickSummary
-from hearts.tui.cardtext import card_text, cards_plain, cards_text, plural, verb
+from hearts.tui.cardtext import card_text, cards_plain, cards_text, plural, rules_title, verb
 
 HandStory = HandSummary
 TrickStory = TrickSummary
@@ -131,11 +131,11 @@ def game_account(record: GameRecord) -> str:
     game = record.replay()
     names = game.names
     rules = game.rules
-    preset = rules.name
+    preset = rules_title(rules)
     lines = [
-        f"Hearts: {rules.players} players, {'the ' + preset + ' rules' if preset else 'custom rules'}, "
+        f"Hearts: {rules.players} players, {'custom rules' if preset == 'custom rules' else f'the {preset} rules'}, "
         f"to {rules.target} points" + ("" if record.seed is None else f" (seed {record.seed})"),
-        "Players: " + ", ".join(f"{name} (seat {seat})" for seat, name in enumerate(names)),
+        "Players: " + ", ".join(f"{name} (seat {seat + 1})" for seat, name in enumerate(names)),
     ]
     for story in game_stories(game):
         lines.append("")

@@ -39,7 +39,16 @@ from hearts.core import (
 from hearts.core.events import Event
 from hearts.players import Decision
 from hearts.players.drive import next_turn
-from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, plural, refusal_words, verb
+from hearts.tui.cardtext import (
+    RANK_START,
+    TypedCard,
+    card_text,
+    cards_text,
+    plural,
+    refusal_words,
+    rules_title,
+    verb,
+)
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session
 from hearts.tui.story import event_line, hand_events, points_this_hand
@@ -127,7 +136,7 @@ class TableScreen(Screen[None]):
         session = self.session
         self.set_class(self.app.size.width < 100, "-narrow")
         rules = session.game.rules
-        preset = rules.name or "custom rules"
+        preset = rules_title(rules)
         self.app.title = "Hearts" + (" · practice" if session.settings.practice else "")
         self.app.sub_title = f"{preset} · {rules.players} players · to {rules.target}"
         log = self.query_one(RichLog)
@@ -253,6 +262,25 @@ class TableScreen(Screen[None]):
             )
         elif view.phase is Phase.MOON_CHOICE:
             out.append("🌕 moon!", style="bold yellow")
+        last = view.tricks[-1] if view.tricks and self.shown_trick is None else None
+        if last is not None and last.winner is not None:
+            out.append("\n")
+            out.append_text(self._last_trick_text(last, view))
+        return out
+
+    def _last_trick_text(self, trick: Trick, view: SeatView) -> Text:
+        """The hand's last finished trick on one short line, in playing order, with who took it and its
+        points: it stays readable after the trick leaves the table, at any speed and without the log
+        (which narrow terminals hide), until the next trick is taken."""
+        assert trick.winner is not None
+        winner = self.session.names[trick.winner][:10]
+        out = Text()
+        out.append("last: ", style="dim")
+        out.append(f"{winner} took ")
+        out.append_text(Text(" ").join(card_text(c, self.session.settings.four_colour) for c in trick.cards))
+        points = view.rules.points_taken(sum(1 << c for c in trick.cards))
+        if points:
+            out.append(f" {points:+d}", style="bold")
         return out
 
     def _have_played(self, view: SeatView) -> bool:
