@@ -3,8 +3,7 @@
 The table has a row per decision of the seat (the pass and every play with a choice): what it
 played, the expert's card from the same information, the cost in expected points (± its standard
 error), the mark and the reason; then the summary (points lost, the three costliest decisions,
-the moon). While the review is made, each decision's row is shown on stderr as soon as it is
-made. ``--json FILE`` (``-`` for stdout) writes the review as JSON (docs/review.md). Reviews
+the moon). ``--json FILE`` (``-`` for stdout) writes the review as JSON (docs/review.md). Reviews
 are kept in the user's cache folder, so a hand reviewed once is not searched again. Bad input
 (a file that is not a record, a record that does not replay, an unknown seat, a hand that is not
 finished) gets a one-line error and exit status 2.
@@ -58,18 +57,16 @@ def register(app: typer.Typer) -> None:
         no_cache: Annotated[
             bool, typer.Option("--no-cache", help="Search again even if this hand was reviewed.")
         ] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress (the decisions as they are made).")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     ) -> None:
         """Review a finished hand: the expert values every decision of one seat from that seat's information and marks what each cost in expected points."""
-        import contextlib
         import json
 
         from rich.console import Console
-        from rich.live import Live
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         from hearts.core import GameRecord, HeartsError
-        from hearts.review import DecisionReview, ReviewCache, review_hand
-        from hearts.tui.review import review_table
+        from hearts.review import ReviewCache, review_hand
 
         err = Console(stderr=True)
 
@@ -86,17 +83,18 @@ def register(app: typer.Typer) -> None:
         except (OSError, UnicodeDecodeError) as exc:
             fail(f"{record_file}: cannot read it: {exc}")
         to_stdout = json_path is not None and str(json_path) == "-"
-        # Each decision's row as soon as it is made, under a progress title, on stderr (gone once
-        # the whole review is printed): the terminal review's table, filling in.
-        live = Live(console=err, transient=True, auto_refresh=False)
-        made: list[DecisionReview] = []
+        bar = Progress(
+            TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeElapsedColumn(),
+            console=err, disable=quiet, transient=True,
+        )  # fmt: skip
+        task = bar.add_task("review", total=None)
 
         def show(done: int, total: int) -> None:
-            live.update(review_table(None, made, total), refresh=True)
+            bar.update(task, completed=done, total=total)
 
         try:
             record = GameRecord.loads(raw)
-            with live if not quiet else contextlib.nullcontext():
+            with bar:
                 review = review_hand(
                     record,
                     seat,
@@ -104,8 +102,7 @@ def register(app: typer.Typer) -> None:
                     budget=budget,
                     worlds=worlds,
                     seed=seed,
-                    progress=None if quiet else show,
-                    verdict=made.append,
+                    progress=show,
                     cache=None if no_cache else ReviewCache(cache_folder()),
                 )
         except HeartsError as exc:

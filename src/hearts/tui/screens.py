@@ -130,10 +130,8 @@ class HandOverScreen(ModalScreen[None]):
         Binding("left", "step(-1)", "Previous"),
         Binding("home", "go(0)", "The deal", show=False),
         Binding("end", "go(99)", "Last trick", show=False),
-        Binding("enter,space", "close", "Continue"),
+        Binding("enter,space,escape", "close", "Continue"),
         Binding("r", "review", "Review this hand"),
-        # Esc does not deal on past the offer to review the hand: it says which key does what.
-        Binding("escape", "keys", "Keys", show=False),
     ]
 
     def __init__(
@@ -180,11 +178,6 @@ class HandOverScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-    def action_keys(self) -> None:
-        review = "r reviews your decisions in this hand; " if self.record is not None else ""
-        goes_on = "shows the final table" if self.game_over else "deals the next hand"
-        self.notify(f"{review}Enter {goes_on}.", timeout=6)
 
     def action_review(self) -> None:
         if self.record is not None:
