@@ -177,7 +177,23 @@ def test_the_model_card_for_a_search_is_the_players() -> None:
         legal = sum(1 << c for c in view.legal)
         player = LearnedPlayer()
         card, _values = player.evaluate(k, legal)
-        assert f.learned_card(*player._inputs(k, legal), model.weights, model.margin) == card
+        p = player._position(k, legal)
+        args = (
+            p.R,
+            p.taken,
+            0,
+            p.seat,
+            p.hand,
+            p.out,
+            p.voids,
+            p.tricks_done,
+            p.legal,
+            p.trick_len,
+            p.winning,
+            p.winning_seat,
+            p.trick_mask,
+        )
+        assert f.learned_card(*args, model.weights, model.margin) == card
         assert decision_card(player, view) == card
 
 

@@ -10,10 +10,11 @@ start, and every search player when made.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from hearts.core import HandState, Rules
-from hearts.players.knowledge import load_fast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,19 +24,50 @@ if TYPE_CHECKING:
     Floats = npt.NDArray[np.float64]
 
 __all__ = [
+    "card_atoms",
+    "hunts_moon",
+    "learned_values",
+    "load_fast",
+    "medium_choice",
     "moon_log_ratios",
     "moon_strength",
+    "pass_danger",
     "pass_log_ratios",
     "pass_offset",
     "pass_positions",
     "play_log_likelihoods",
+    "plays_for_moon",
     "policy_code",
+    "prior_card",
     "policy_codes",
     "rules_array",
+    "sample_deals",
     "search_worlds",
+    "shoot_card",
+    "situation",
     "state_array",
     "warm_up",
 ]
+
+_FAST: ModuleType | None = None
+_FAST_LOCK = threading.Lock()
+
+
+def load_fast() -> ModuleType:
+    """:mod:`hearts.fast`, imported whole once per process, under a lock. The players import it on
+    first use (numba takes a while to import), and in a server several threads may get there at
+    once (a seat's first play, the start-up warm-up): two threads importing the package's modules
+    side by side can see one of them half made ("partially initialized module"). Every call into
+    ``hearts.fast`` below comes after this."""
+    global _FAST
+    if _FAST is None:
+        with _FAST_LOCK:
+            if _FAST is None:
+                import hearts.fast
+
+                _FAST = hearts.fast
+    return _FAST
+
 
 _WARM = False
 _WARMING = threading.Lock()
@@ -156,6 +188,136 @@ def moon_strength(R: Ints, hand: int) -> float:
     return float(_kernels().moon_strength(R, hand))
 
 
+# -- the medium player's card play, its moon plan and pass (hearts.fast.medium) -----------------------
+
+
+def medium_choice(
+    R: Ints, taken: Ints, seat: int, hand: int, out: int, voids: int, trick_number: int, points: int,
+    legal: int, trick_len: int, winning: int, winning_seat: int, trick_mask: int, running: int,
+) -> tuple[int, int, int]:  # fmt: skip
+    """Medium's card from ``legal`` for a seat that knows this, its reason code and the seat the
+    reason names (:func:`hearts.fast.medium.medium_choice`; ``running``: a seat taken to be running
+    for the moon, -1 none; ``taken[s]``: the cards seat ``s`` has taken)."""
+    card, why, who = load_fast().medium.medium_choice(
+        R, taken, 0, seat, hand, out, voids, trick_number, points, legal, trick_len, winning, winning_seat,
+        trick_mask, running, True,
+    )  # fmt: skip
+    return int(card), int(why), int(who)
+
+
+def plays_for_moon(R: Ints, taken: Ints, seat: int, hand: int, out: int, trick_number: int, points: int) -> bool:
+    """Whether medium plays for the moon here (:func:`hearts.fast.medium.plays_for_moon`)."""
+    return bool(load_fast().medium.plays_for_moon(R, taken, 0, seat, hand, out, trick_number, points))
+
+
+def hunts_moon(
+    R: Ints, taken: Ints, seat: int, hand: int, out: int, trick_number: int, points: int, strength: float
+) -> bool:
+    """Whether the hunter runs for the moon here, from moon strength ``strength``
+    (:func:`hearts.fast.medium.hunts_moon`)."""
+    return bool(load_fast().medium.hunts_moon(R, taken, 0, seat, hand, out, trick_number, points, strength))
+
+
+def shoot_card(R: Ints, legal: int, out: int, trick_len: int, winning: int) -> tuple[int, int, int]:
+    """The moon plan's card, its reason code and the seat named (:func:`hearts.fast.medium.shoot_card`)."""
+    card, why, who = load_fast().medium.shoot_card(R, legal, out, trick_len, winning)
+    return int(card), int(why), int(who)
+
+
+def reason_codes() -> dict[str, int]:
+    """The medium player's reason codes by name (``ONLY``, ``DUCK``, …: ``WHY_*`` of :mod:`hearts.fast.medium`)."""
+    medium = load_fast().medium
+    return {name[4:]: int(getattr(medium, name)) for name in dir(medium) if name.startswith("WHY_")}
+
+
+def pass_danger(R: Ints, hand: int, card: int) -> float:
+    """How much medium wants rid of ``card`` from ``hand`` (:func:`hearts.fast.medium.pass_danger`)."""
+    return float(load_fast().medium.pass_danger(R, hand, card))
+
+
+# -- the learned model (hearts.fast.features) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the model reads of a seat's position: the rules row, the cards each seat has taken,
+    the seat, its hand, the cards still out, the voids it knows (bit ``4 * seat + suit``), tricks
+    done, its legal cards, the trick's length, its winning card and seat, and its cards (a mask)."""
+
+    R: Ints
+    taken: Ints
+    seat: int
+    hand: int
+    out: int
+    voids: int
+    tricks_done: int
+    legal: int
+    trick_len: int
+    winning: int
+    winning_seat: int
+    trick_mask: int
+
+
+def _position(p: Position) -> tuple[object, ...]:
+    return (
+        p.R, p.taken, 0, p.seat, p.hand, p.out, p.voids, p.tricks_done, p.legal, p.trick_len, p.winning,
+        p.winning_seat, p.trick_mask,
+    )  # fmt: skip
+
+
+def learned_values(p: Position, weights: Floats, margin: float, values: Floats) -> int:
+    """The model's card for position ``p``, its value of each legal card written into ``values``."""
+    return int(load_fast().features.learned_values(*_position(p), weights, margin, values))
+
+
+def prior_card(p: Position) -> int:
+    """The medium player's card as the model reads it (its prior)."""
+    return int(load_fast().features.prior_card(*_position(p)))
+
+
+def situation(p: Position, atoms: Floats) -> None:
+    """The model's situation atoms of position ``p``, written into ``atoms``."""
+    load_fast().features.situation(
+        p.R, p.taken, 0, p.seat, p.hand, p.out, p.voids, p.tricks_done, p.trick_len, p.winning_seat, p.trick_mask,
+        atoms,
+    )  # fmt: skip
+
+
+def card_atoms(p: Position, card: int, prior: int, atoms: Floats) -> int:
+    """The model's atoms of ``card`` in position ``p`` (``prior``: medium's card), written into
+    ``atoms``; returns the kind of play (lead, follow, discard) whose weights apply."""
+    f = load_fast().features
+    return int(f.card_atoms(p.R, p.seat, p.hand, p.out, p.voids, p.trick_len, p.winning, card, prior, atoms))
+
+
+def feature_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The model's situation atoms', card atoms' and kinds of play's names."""
+    f = load_fast().features
+    return tuple(f.SITUATION), tuple(f.CARD), tuple(f.KINDS)
+
+
+def feature_sizes() -> tuple[int, int]:
+    """How many situation atoms and card atoms the model reads."""
+    f = load_fast().features
+    return int(f.N_SITUATION), int(f.N_CARD)
+
+
+# -- sampling worlds (hearts.fast.sampling) -----------------------------------------------------------
+
+
+def sample_deals(
+    cards: Ints, eligible: Ints, need: Ints, base: Ints, doubtful_queen: int, queen: int, doubt: float,
+    tries: int, seed: int, count: int,
+) -> tuple[Ints, Ints]:  # fmt: skip
+    """``count`` deals of the unseen ``cards`` (:func:`hearts.fast.sampling.sample_deals`), and
+    per deal whether it was dealt (0: the compiled greedy method could not finish it)."""
+    load_fast()
+    from hearts.fast.sampling import sample_deals as deal
+
+    hands, ok = deal(cards, eligible, need, base, doubtful_queen, queen, doubt, tries, seed, count)
+    return hands, ok
+
+
 def _run_each_once() -> None:
     import numpy as np
 
@@ -175,7 +337,5 @@ def _run_each_once() -> None:
     moon_log_ratios(one, R, np.zeros(0, dtype=np.int64), 1, -1.0, -1.0)
     pass_log_ratios(np.array(hands, dtype=np.int64), R, 7, -1.0)
     moon_strength(R, hands[0])
-    from hearts.fast.sampling import sample_deals
-
     three = np.arange(3, dtype=np.int64)
     sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from hearts.core import CardSet, Rules, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
+from hearts.players import compiled
 from hearts.players.knowledge import HIGH_SPADES, Knowledge, moon_hand_strength, sym
-from hearts.players.medium import MediumPlayer, _policy, _rules_row, _taken, _words
+from hearts.players.medium import MediumPlayer, _rules_row, _taken, _words
 
 #: Moon strength (0..1, :func:`moon_hand_strength`) from which the hunter passes to build a moon.
 HUNTER_PASS_STRENGTH = 0.25
@@ -84,22 +85,13 @@ class HunterPlayer(MediumPlayer):
         if running >= 0 or not self.shooting(k):
             return super().play_from(k, legal, running)
         w = k.winning_card if k.trick else 0
-        card, why, who = _policy().shoot_card(_rules_row(k.rules), legal, k.out, len(k.trick), w)
-        return int(card), _words(k, int(why), int(card), w, int(who))
+        card, why, who = compiled.shoot_card(_rules_row(k.rules), legal, k.out, len(k.trick), w)
+        return card, _words(k, why, card, w, who)
 
     def shooting(self, k: Knowledge) -> bool:
         """Whether to play for the moon (:func:`hearts.fast.medium.hunts_moon`): no other seat has a
         point, and the hand reaches :data:`HUNTER_MOON_STRENGTH` or this seat already holds a point."""
-        return bool(
-            _policy().hunts_moon(
-                _rules_row(k.rules),
-                _taken(k),
-                0,
-                k.seat,
-                k.hand,
-                k.out,
-                k.trick_number,
-                k.points[k.seat],
-                HUNTER_MOON_STRENGTH,
-            )
-        )
+        return compiled.hunts_moon(
+            _rules_row(k.rules), _taken(k), k.seat, k.hand, k.out, k.trick_number, k.points[k.seat],
+            HUNTER_MOON_STRENGTH,
+        )  # fmt: skip

@@ -22,33 +22,12 @@ the engine's hot path.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 from hearts.core import CARDS, MoonOption, MoonScoring, Rules, SeatView
 from hearts.core.arith import CHOICE_SUBTRACT_FROM_SELF, best_moon_choice, rules_row, winning_card
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
-
-_FAST: ModuleType | None = None
-_FAST_LOCK = threading.Lock()
-
-
-def load_fast() -> ModuleType:
-    """:mod:`hearts.fast`, imported whole once per process, under a lock. The players import it on
-    first use (numba takes a while to import), and in a server several threads may get there at
-    once (a seat's first play, the start-up warm-up): two threads importing the package's modules
-    side by side can see one of them half made ("partially initialized module"). Every lazy import
-    of ``hearts.fast`` by the players comes after this."""
-    global _FAST
-    if _FAST is None:
-        with _FAST_LOCK:
-            if _FAST is None:
-                import hearts.fast
-
-                _FAST = hearts.fast
-    return _FAST
 
 QS = 36  #: Q♠
 AS = 38  #: A♠
@@ -319,6 +298,17 @@ class Knowledge:
             return s
         return -1
 
+    def void_bits(self) -> int:
+        """Bit ``4 * seat + suit`` for each suit another seat cannot hold (its shown voids and what
+        else the view implies, :meth:`can_have_suit`): what medium's lead and the learned model read."""
+        voids = 0
+        for o in range(self.players):
+            if o != self.seat:
+                for s in range(4):
+                    if not self.can_have_suit(o, s):
+                        voids |= 1 << (4 * o + s)
+        return voids
+
     def moon_still_open_for_me(self) -> bool:
         """No other seat has taken a penalty card: this seat could still take them all."""
         return self.moon_possible and all(s == self.seat for s in self.point_holders())
@@ -341,8 +331,9 @@ def moon_hand_strength(rules: Rules, hand: int) -> float:
     >>> round(moon_hand_strength(Rules(), mask_of("AH KH QH JH 10H 9H 8H QS AS KS AD KD AC".split())), 2)
     0.96
     """
-    fast = load_fast()
-    return float(fast.medium.moon_strength(fast.bridge.shared_rules_array(rules), hand))
+    from hearts.players import compiled
+
+    return compiled.moon_strength(compiled.rules_array(rules), hand)
 
 
 __all__ = [

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from hearts.core import CARDS, Card, SeatView
-from hearts.players.knowledge import Knowledge, bottom, load_fast, sym
+from hearts.players import compiled
+from hearts.players.knowledge import Knowledge, bottom, sym
 from hearts.players.medium import MediumPlayer, _mask, _rules_row, _taken
 from hearts.players.weights import LearnedModel, load_model
 
@@ -28,16 +29,9 @@ def _points(value: float) -> str:
 
 
 def _voids(k: Knowledge) -> int:
-    """Bit ``4 * seat + suit`` for each suit another seat cannot hold: shown voids and what else the
-    view implies (``Knowledge.can_have_suit``), as the medium player reads them, so that the model's
-    prior is medium's very card."""
-    voids = 0
-    for o in range(k.players):
-        if o != k.seat:
-            for s in range(4):
-                if not k.can_have_suit(o, s):
-                    voids |= 1 << (4 * o + s)
-    return voids
+    """The voids the model reads: :meth:`Knowledge.void_bits`, as the medium player reads them, so
+    that the model's prior is medium's very card."""
+    return k.void_bits()
 
 
 class LearnedPlayer(MediumPlayer):
@@ -62,15 +56,14 @@ class LearnedPlayer(MediumPlayer):
     def evaluate(self, k: Knowledge, legal: int) -> tuple[int, dict[int, float]]:
         """The model's card and its value of each legal card (the points this seat expects to take from
         here, less the others' mean; lower is better)."""
-        f = load_fast().features
         out = np.zeros(52)
-        card = f.learned_values(*self._inputs(k, legal), self.model.weights, self.model.margin, out)
-        return int(card), {c: float(out[c]) for c in range(52) if legal >> c & 1}
+        card = compiled.learned_values(self._position(k, legal), self.model.weights, self.model.margin, out)
+        return card, {c: float(out[c]) for c in range(52) if legal >> c & 1}
 
-    def _inputs(self, k: Knowledge, legal: int) -> tuple[object, ...]:
+    def _position(self, k: Knowledge, legal: int) -> compiled.Position:
         trick = k.trick
-        return (
-            _rules_row(k.rules), _taken(k), 0, k.seat, k.hand, k.out, _voids(k), k.trick_number, legal,
+        return compiled.Position(
+            _rules_row(k.rules), _taken(k), k.seat, k.hand, k.out, _voids(k), k.trick_number, legal,
             len(trick), k.winning_card if trick else 0, k.winning_seat if trick else -1, k.trick_mask,
         )  # fmt: skip
 
@@ -83,7 +76,7 @@ class LearnedPlayer(MediumPlayer):
         if running >= 0:
             return MediumPlayer.play_from(self, k, legal, running)
         card, values = self.evaluate(k, legal)
-        prior = int(load_fast().features.prior_card(*self._inputs(k, legal)))
+        prior = compiled.prior_card(self._position(k, legal))
         medium, medium_why = MediumPlayer.play_from(self, k, legal)
         if card == prior == medium:
             others = sorted((c for c in values if c != card), key=lambda c: (values[c], c))
@@ -102,20 +95,21 @@ class LearnedPlayer(MediumPlayer):
 
     def _reason(self, k: Knowledge, legal: int, card: int, other: int) -> str:
         """The situation and card facts whose term favours ``card`` over ``other`` the most."""
-        f = load_fast().features
-        R, T, t0, seat, hand, out, voids, done, _legal, tl, w, w_seat, tmask = self._inputs(k, legal)
-        A = np.empty(f.N_SITUATION)
-        f.situation(R, T, t0, seat, hand, out, voids, done, tl, w_seat, tmask, A)
-        B1 = np.empty(f.N_CARD)
-        B2 = np.empty(f.N_CARD)
-        prior = f.prior_card(R, T, t0, seat, hand, out, voids, done, legal, tl, w, w_seat, tmask)
-        kind1 = f.card_atoms(R, seat, hand, out, voids, tl, w, card, prior, B1)
-        kind2 = f.card_atoms(R, seat, hand, out, voids, tl, w, other, prior, B2)
+        p = self._position(k, legal)
+        n_situation, n_card = compiled.feature_sizes()
+        situation_names, card_names, kinds = compiled.feature_names()
+        A = np.empty(n_situation)
+        compiled.situation(p, A)
+        B1 = np.empty(n_card)
+        B2 = np.empty(n_card)
+        prior = compiled.prior_card(p)
+        kind1 = compiled.card_atoms(p, card, prior, B1)
+        kind2 = compiled.card_atoms(p, other, prior, B2)
         W = self.model.weights
         # Each term's share of the difference in value (negative: it favours ``card``).
         terms = np.outer(A, B1) * W[kind1] - np.outer(A, B2) * W[kind2]
         i, j = np.unravel_index(int(np.argmin(terms)), terms.shape)
         if terms[i, j] >= 0:
             return ""
-        what = f.CARD[j] if B1[j] != B2[j] else f"{f.CARD[j]} ({f.KINDS[kind1]})"
-        return what if i == 0 else f"{what}, with {f.SITUATION[i]}"
+        what = card_names[j] if B1[j] != B2[j] else f"{card_names[j]} ({kinds[kind1]})"
+        return what if i == 0 else f"{what}, with {situation_names[i]}"

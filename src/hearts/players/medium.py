@@ -27,11 +27,11 @@ pass is this module's own (the kernels pass as the greedy policy does).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 from hearts.core import CARDS, Card, CardSet, Rules, SeatView
 from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
+from hearts.players import compiled
 from hearts.players.base import Player
 from hearts.players.knowledge import (
     AS,
@@ -40,14 +40,13 @@ from hearts.players.knowledge import (
     QS,
     Knowledge,
     bottom,
-    load_fast,
     lowest_rank,
     moon_hand_strength,
     sym,
 )
 
 if TYPE_CHECKING:
-    import numpy as np
+    from hearts.players.compiled import Ints
 
 #: Moon strength (0..1, :func:`moon_hand_strength`) at which the player keeps a moon hand when passing.
 MOON_PASS_STRENGTH = 0.78
@@ -71,7 +70,7 @@ def pass_danger(rules: Rules, hand: int, card: int) -> float:
     >>> [pass_danger(Rules(), hand, c) for c in (36, 3 * 13 + 12, 0)]
     [100.0, 56.0, 8.0]
     """
-    return float(_policy().pass_danger(_rules_row(rules), hand, card))
+    return compiled.pass_danger(_rules_row(rules), hand, card)
 
 
 class MediumPlayer(Player):
@@ -141,58 +140,29 @@ class MediumPlayer(Player):
         players can reuse it): :func:`hearts.fast.medium.medium_choice`'s card, its moon plan included.
         ``running`` names a seat taken to be running for the moon (-1: none but medium's own reading
         of the points taken): the card then defends against it."""
-        policy = _policy()
         trick = k.trick
-        voids = 0
-        if not trick:  # only the lead weighs the voids
-            for o in range(k.players):
-                if o != k.seat:
-                    for s in range(4):
-                        if not k.can_have_suit(o, s):
-                            voids |= 1 << (4 * o + s)
+        voids = 0 if trick else k.void_bits()  # only the lead weighs the voids
         w = k.winning_card if trick else 0
-        card, why, who = policy.medium_choice(
-            _rules_row(k.rules),
-            _taken(k),
-            0,
-            k.seat,
-            k.hand,
-            k.out,
-            voids,
-            k.trick_number,
-            k.points[k.seat],
-            legal,
-            len(trick),
-            w,
-            k.winning_seat,
-            k.trick_mask,
-            running,
-            True,
-        )
-        return int(card), _words(k, int(why), int(card), w, int(who))
+        card, why, who = compiled.medium_choice(
+            _rules_row(k.rules), _taken(k), k.seat, k.hand, k.out, voids, k.trick_number, k.points[k.seat],
+            legal, len(trick), w, k.winning_seat, k.trick_mask, running,
+        )  # fmt: skip
+        return card, _words(k, why, card, w, who)
 
     def shooting(self, k: Knowledge) -> bool:
         """Whether to play for the moon (:func:`hearts.fast.medium.plays_for_moon`): nobody else
         holds a point and the hand is strong enough, or this seat already has most of the points
         and holds the top heart still out."""
-        policy = _policy()
-        return bool(
-            policy.plays_for_moon(
-                _rules_row(k.rules), _taken(k), 0, k.seat, k.hand, k.out, k.trick_number, k.points[k.seat]
-            )
+        return compiled.plays_for_moon(
+            _rules_row(k.rules), _taken(k), k.seat, k.hand, k.out, k.trick_number, k.points[k.seat]
         )
 
 
-def _policy() -> ModuleType:
-    """:mod:`hearts.fast.medium`, imported at the first play (it imports numba; see :func:`load_fast`)."""
-    return load_fast().medium
+def _rules_row(rules: Rules) -> Ints:
+    return compiled.rules_array(rules)
 
 
-def _rules_row(rules: Rules) -> np.ndarray:
-    return load_fast().bridge.shared_rules_array(rules)
-
-
-def _taken(k: Knowledge) -> np.ndarray:
+def _taken(k: Knowledge) -> Ints:
     import numpy as np
 
     return np.array(k.taken, dtype=np.int64)
@@ -239,8 +209,8 @@ _BY_CODE: dict[int, str] = {}
 def _words(k: Knowledge, why: int, card: int, w: int, who: int) -> str:
     """The reason code ``why`` of ``card`` in words."""
     if not _BY_CODE:
-        policy = _policy()
-        _BY_CODE.update({getattr(policy, "WHY_" + name): text for name, text in REASONS.items()})
+        codes = compiled.reason_codes()
+        _BY_CODE.update({codes[name]: text for name, text in REASONS.items()})
     from hearts.core import seat_name
 
     rules = k.rules

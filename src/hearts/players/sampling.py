@@ -22,11 +22,15 @@ back to a deal guided by Hall's condition that always finds a consistent deal if
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hearts.core import Card, HandState, SeatView
 from hearts.core.cards import QS_BIT, cards_of
-from hearts.players.knowledge import Knowledge, load_fast
+from hearts.players import compiled
+from hearts.players.knowledge import Knowledge
+
+if TYPE_CHECKING:
+    from hearts.players.compiled import Ints
 
 #: Greedy attempts before the fallback that always finds a deal (:func:`_hall_deal`).
 GREEDY_TRIES = 12
@@ -183,26 +187,22 @@ class LikelyHandsSampler:
     def __init__(self, knowledge: Knowledge, tries: int = 4) -> None:
         import numpy as np
 
-        load_fast()  # the package whole, under its lock (see load_fast), before one of its modules
-        from hearts.fast.sampling import sample_deals
-
         k = knowledge
         cards, eligible = _eligible_seats(k)
         base = list(k.known)
         base[k.seat] = k.hand
         self.knowledge = k
         self.tries = tries
-        self._sample_deals = sample_deals
         self._cards = np.array(cards, dtype=np.int64)
         self._eligible = np.array([sum(1 << s for s in seats) for seats in eligible], dtype=np.int64)
         self._need = np.array(k.need, dtype=np.int64)
         self._base = np.array(base, dtype=np.int64)
         self._queen = QS_BIT.bit_length() - 1 if k.unseen & QS_BIT else -1
 
-    def __call__(self, rng: random.Random, count: int) -> Any:
+    def __call__(self, rng: random.Random, count: int) -> Ints:
         """``count`` deals: an int64 array ``[count, seats]``, this seat's own hand included."""
         k = self.knowledge
-        hands, ok = self._sample_deals(
+        hands, ok = compiled.sample_deals(
             self._cards,
             self._eligible,
             self._need,

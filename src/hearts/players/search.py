@@ -57,7 +57,7 @@ from hearts.players.search_config import HARD, SearchConfig
 from hearts.players.valuation import Valuation, clearly_better, representative
 
 if TYPE_CHECKING:
-    from hearts.players.compiled import Ints
+    from hearts.players.compiled import Floats, Ints
 
 __all__ = ["SearchPlayer", "candidate_cards"]
 
@@ -147,8 +147,7 @@ class SearchPlayer(Player):
         me = view.seat
         plans = [0]
         if k.moon_still_open_for_me() and (
-            moon_hand_strength(k.rules, k.hand) >= config.moon_plan_strength
-            or k.points[me] >= k.rules.moon_points // 2
+            moon_hand_strength(k.rules, k.hand) >= config.moon_plan_strength or k.points[me] >= k.rules.moon_points // 2
         ):
             plans.append(1 << me)
         threat = k.moon_threat(min_points=config.threat_points)
@@ -237,9 +236,9 @@ class SearchPlayer(Player):
         reps = max(1, min(config.max_repeats, config.rollouts_per_world // (len(cands) * len(plans))))
         endgame = endgame_near(view)
         hands_at = fast.hands_slot()
-        chunks_u: list[Ints] = []
+        chunks_u: list[Floats] = []
         chunks_own: list[Ints] = []
-        chunks_logw: list[Ints] = []
+        chunks_logw: list[Floats] = []
         infer = bool(view.tricks)  # nothing to explain before the first trick is done
         plays = np.array([c for t in (*view.tricks, view.trick) for c in t.cards], dtype=np.int64)
         played = np.array(view.played_by(), dtype=np.int64)
