@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts.core.arith import QUEEN_OF_SPADES, R_PLAYERS, SUIT
+from hearts.core.arith import R_PLAYERS, SUIT
 from hearts.fast._jit import njit
 from hearts.fast.bits import lowest_card, popcount
-from hearts.fast.medium import _out_of, medium_card, medium_moon_card, moon_strength, pass_danger, shoot_card
+from hearts.fast.medium import (
+    _out_of,
+    medium_card,
+    medium_moon_card,
+    moon_pass_key,
+    pass_danger,
+    shoot_card,
+)
 from hearts.fast.policies import (
     POLICY_GREEDY,
     POLICY_MEDIUM,
@@ -179,18 +186,6 @@ def moon_log_ratios(
 
 
 @njit
-def _moon_pass_key(R: np.ndarray, hand: int, card: int) -> float:
-    """How late a moon builder passes ``card`` from ``hand`` (lower passes first), as the moon
-    hunter's pass (:func:`hearts.players.hunter.moon_pass`) ranks it: the hearts and A♠ K♠ Q♠ last;
-    of the rest first the card whose loss leaves the strongest moon hand, then the shortest suit,
-    then the lowest."""
-    if card // 13 == 3 or card >= QUEEN_OF_SPADES and card // 13 == 2:
-        return 1e9
-    length = popcount(hand & (SUIT << (13 * (card // 13))))
-    return -moon_strength(R, hand & ~(1 << card)) * 1e4 + length * 20.0 + card % 13
-
-
-@njit
 def pass_log_ratios(hands: np.ndarray, R: np.ndarray, passed: int, log_miss: float) -> np.ndarray:
     """For each sampled world, how much better building a moon explains the pass a seat made than
     medium's pass does: log P(pass | building) - log P(pass | medium).
@@ -198,7 +193,7 @@ def pass_log_ratios(hands: np.ndarray, R: np.ndarray, passed: int, log_miss: flo
     ``hands[w]`` is the passer's hand before the pass in world ``w`` as near as the receiver knows
     it: its cards there, those it has played and the ``passed`` ones (the cards it received are
     among them, unknown). Medium passes the most dangerous cards (:func:`pass_danger`), a moon
-    builder the side cards it needs least (:func:`_moon_pass_key`). Each passed card that a model
+    builder the side cards it needs least (:func:`hearts.fast.medium.moon_pass_key`). Each passed card that a model
     would not have passed costs that model ``log_miss``; a card counts as one it would pass when
     fewer than twice the pass's size of the hand's cards come before it, as up to a pass's worth of
     them may have come to the seat in the exchange; medium also passes a short club or diamond
@@ -218,7 +213,7 @@ def pass_log_ratios(hands: np.ndarray, R: np.ndarray, passed: int, log_miss: flo
             x = lowest_card(m)
             m &= m - 1
             danger[x] = pass_danger(R, hand, x)
-            key[x] = _moon_pass_key(R, hand, x)
+            key[x] = moon_pass_key(R, hand, x)
         ratio = 0.0
         p = passed
         while p:

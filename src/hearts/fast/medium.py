@@ -99,6 +99,15 @@ def _threat(R: np.ndarray, T: np.ndarray, t0: int, seat: int, running: int) -> i
     """:func:`moon_threat` with the cards each seat has taken at ``T[t0 + seat]``."""
     if running >= 0:
         return running if running != seat else -1
+    return threat_of(R, T, t0, seat, 6)
+
+
+@njit
+def threat_of(R: np.ndarray, T: np.ndarray, t0: int, seat: int, min_points: int) -> int:
+    """The moon-threat rule, written once: the one other seat that holds every penalty card taken
+    so far (``T[t0 + s]``: the cards seat ``s`` has taken), at least ``min_points`` of them or Q♠
+    and two more; -1 when there is none or moons do not count. Medium reads it from 6 cards, the
+    search players from their config's ``threat_points`` (``Knowledge.moon_threat``)."""
     if R[R_MOON] == MOON_DISABLED:
         return -1
     pen = R[R_PENALTY]
@@ -112,7 +121,7 @@ def _threat(R: np.ndarray, T: np.ndarray, t0: int, seat: int, running: int) -> i
         return -1
     taken = T[t0 + holder] & pen
     count = popcount(taken)
-    if count >= 6 or (taken & QS_BIT and count >= 3):
+    if count >= min_points or (taken & QS_BIT and count >= 3):
         return holder
     return -1
 
@@ -289,6 +298,19 @@ def moon_strength(R: np.ndarray, hand: int) -> float:
         score += 0.15
     score += max(0.0, 1 - losers / (size / 3)) * 0.25
     return score
+
+
+@njit
+def moon_pass_key(R: np.ndarray, hand: int, card: int) -> float:
+    """How late a moon builder passes ``card`` from ``hand`` (lower passes first): the side cards
+    before the hearts and A♠ K♠ Q♠; among each, first the card whose loss leaves the strongest moon
+    hand (:func:`moon_strength`, to six decimals), then the shortest suit, then the lowest. The one
+    statement of the moon hunter's pass (:func:`hearts.players.hunter.moon_pass`), which the search
+    reads a pass by too (:func:`hearts.fast.inference.pass_log_ratios`)."""
+    kept = card // 13 == 3 or (card >= QUEEN_OF_SPADES and card // 13 == 2)
+    length = popcount(hand & (SUIT << (13 * (card // 13))))
+    strength = np.round(moon_strength(R, hand & ~(1 << card)) * 1e6)
+    return (2e12 if kept else 0.0) - strength * 1e3 + length * 14.0 + card % 13
 
 
 @njit

@@ -30,6 +30,8 @@ __all__ = [
     "load_fast",
     "medium_choice",
     "moon_log_ratios",
+    "moon_pass_key",
+    "moon_threat",
     "moon_strength",
     "pass_danger",
     "pass_log_ratios",
@@ -222,6 +224,17 @@ def shoot_card(R: Ints, legal: int, out: int, trick_len: int, winning: int) -> t
     """The moon plan's card, its reason code and the seat named (:func:`hearts.fast.medium.shoot_card`)."""
     card, why, who = load_fast().medium.shoot_card(R, legal, out, trick_len, winning)
     return int(card), int(why), int(who)
+
+
+def moon_pass_key(R: Ints, hand: int, card: int) -> float:
+    """How late a moon builder passes ``card`` from ``hand`` (:func:`hearts.fast.medium.moon_pass_key`)."""
+    return float(load_fast().medium.moon_pass_key(R, hand, card))
+
+
+def moon_threat(R: Ints, taken: Ints, seat: int, min_points: int) -> int:
+    """The other seat holding every penalty card taken so far, at least ``min_points`` of them or
+    Q♠ and two more, seen from ``seat``; -1 when there is none (:func:`hearts.fast.medium.threat_of`)."""
+    return int(load_fast().medium.threat_of(R, taken, 0, seat, min_points))
 
 
 def reason_codes() -> dict[str, int]:

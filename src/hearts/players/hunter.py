@@ -24,9 +24,8 @@ and "moon hunt: …" for a pass that builds a moon.
 from __future__ import annotations
 
 from hearts.core import CardSet, Rules, SeatView
-from hearts.core.cards import HEARTS, QS_BIT, SUIT_MASKS
 from hearts.players import compiled
-from hearts.players.knowledge import HIGH_SPADES, Knowledge, moon_hand_strength, sym
+from hearts.players.knowledge import Knowledge, moon_hand_strength, sym
 from hearts.players.medium import MediumPlayer, _rules_row, _taken, _words
 
 #: Moon strength (0..1, :func:`moon_hand_strength`) from which the hunter passes to build a moon.
@@ -36,9 +35,10 @@ HUNTER_MOON_STRENGTH = 0.4
 
 
 def moon_pass(view: SeatView) -> list[int]:
-    """The cards to pass to build a moon: keep the hearts and A♠ K♠ Q♠; of the rest, pass one at a
-    time the card whose loss leaves the strongest moon hand (:func:`moon_hand_strength`), on a tie
-    the card of the shortest suit (a void), then the lowest. Low hearts go only when nothing else is left.
+    """The cards to pass to build a moon: one at a time, the card a moon builder passes first from
+    what is left (:func:`hearts.fast.medium.moon_pass_key`: the side cards before the hearts and
+    A♠ K♠ Q♠; first the card whose loss leaves the strongest moon hand, then the shortest suit,
+    then the lowest).
 
     >>> from hearts.core import CARDS, Rules, mask_of
     >>> hand = mask_of("AH KH QH JH 9H 5H QS AS 2C 3C 4D AD KD".split())
@@ -49,18 +49,11 @@ def moon_pass(view: SeatView) -> list[int]:
 
 
 def _build(rules: Rules, hand: int, count: int) -> list[int]:
-    keep = hand & (HEARTS | QS_BIT | HIGH_SPADES)
+    R = _rules_row(rules)
     left = hand
     chosen: list[int] = []
     while len(chosen) < count:
-        spare = left & ~keep or left  # low hearts and spade control only when nothing else is left
-
-        def worth(c: int, left: int = left) -> tuple[float, int, int]:
-            suit_length = (left & SUIT_MASKS[c // 13]).bit_count()
-            strength = moon_hand_strength(rules, left & ~(1 << c))
-            return (-round(strength, 6), suit_length, c % 13)
-
-        card = min((c for c in range(52) if spare >> c & 1), key=worth)
+        card = min((c for c in range(52) if left >> c & 1), key=lambda c: compiled.moon_pass_key(R, left, c))
         chosen.append(card)
         left &= ~(1 << card)
     return chosen

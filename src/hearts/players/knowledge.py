@@ -284,19 +284,15 @@ class Knowledge:
         return tuple(s for s in range(self.players) if self.taken[s] & pen)
 
     def moon_threat(self, min_points: int = 6) -> int:
-        """The opponent who has taken every penalty card so far (at least ``min_points`` of them, or Q♠)
-        and so may be running for the moon; -1 when there is none."""
-        if not self.moon_possible:
-            return -1
-        holders = self.point_holders()
-        if len(holders) != 1 or holders[0] == self.seat:
-            return -1
-        s = holders[0]
-        pen = self.rules.penalty_mask
-        taken_pen = self.taken[s] & pen
-        if taken_pen.bit_count() >= min_points or taken_pen & QS_BIT and taken_pen.bit_count() >= 3:
-            return s
-        return -1
+        """The opponent who has taken every penalty card so far (at least ``min_points`` of them, or Q♠
+        and two more) and so may be running for the moon; -1 when there is none. The rule is written
+        once, compiled (:func:`hearts.fast.medium.threat_of`), and medium's card play reads it too."""
+        import numpy as np
+
+        from hearts.players import compiled
+
+        taken = np.array(self.taken, dtype=np.int64)
+        return compiled.moon_threat(compiled.rules_array(self.rules), taken, self.seat, min_points)
 
     def void_bits(self) -> int:
         """Bit ``4 * seat + suit`` for each suit another seat cannot hold (its shown voids and what
