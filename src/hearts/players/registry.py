@@ -93,7 +93,7 @@ def parse_player(text: str) -> PlayerSpec:
     head, sep, rest = spec.partition("=")
     if sep and _NAME.fullmatch(head.strip()):
         name, spec = head.strip(), rest.strip()
-    elif sep and not spec.lower().startswith(_KINDS):
+    elif sep and not spec.lower().startswith(_KINDS) and head.partition(":")[0].strip().lower() not in LEVELS:
         raise ValueError(
             f"bad player name {head.strip()!r} in {text.strip()!r}: a name is letters, digits, '_', '-' or '.' "
             "(at most 32), as in mybot=cmd:./mybot"
