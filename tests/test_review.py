@@ -18,8 +18,12 @@ from hearts.core import Card, Game, GameRecord, Rules
 from hearts.players import make_player, play_game
 from hearts.players.medium import MediumPlayer
 from hearts.review import (
+    FULL,
     MARKS,
+    QUICK,
     DecisionReview,
+    Effort,
+    EffortError,
     HandNotReviewableError,
     HandReview,
     ReviewCache,
@@ -50,8 +54,9 @@ def easy_record() -> GameRecord:
 
 
 def test_the_experts_own_hand_costs_nothing(expert_record: GameRecord) -> None:
+    """At full effort the review's search is the expert's own: its own hand is all "best"."""
     for hand in (0, 1):
-        review = review_hand(expert_record, 0, hand, worlds=WORLDS, seed=0, cache=None)
+        review = review_hand(expert_record, 0, hand, worlds=WORLDS, seed=0, cache=None, effort=FULL)
         assert review.decisions[0].kind == "pass"
         assert len(review.decisions) >= 6
         for d in review.decisions:
@@ -75,6 +80,8 @@ def test_a_weaker_hand_shows_costs_marks_and_reasons(easy_record: GameRecord) ->
     worst = review.costliest[0]
     assert worst.cost == max(d.cost for d in review.decisions) and worst.mark != "best"
     assert worst.played != worst.best and worst.reason
+    # Only costs above the search's noise are among the costliest: never a "good" one.
+    assert all(d.mark not in ("best", "good") for d in review.costliest)
     # Every option is valued, the expert's first at no cost; the played one's cost is the decision's.
     for d in review.decisions:
         assert d.options[0].cards[0] in d.best or d.kind == "pass" and set(d.options[0].cards) == set(d.best)
@@ -104,13 +111,99 @@ def test_a_second_review_is_not_searched_again(easy_record: GameRecord, tmp_path
 
     monkeypatch.setattr(SearchPlayer, "value_options", counting)
     first = review_hand(easy_record, 0, 0, worlds=30, cache=ReviewCache(tmp_path))
-    assert searched == len(first.decisions)
+    once = searched
+    assert once >= len(first.decisions)  # a batch of worlds at least a decision
     # A new cache on the same folder (another run), the record read back from its JSON: no search.
     again = review_hand(GameRecord.loads(easy_record.dumps()), "1", 0, worlds=30, cache=ReviewCache(tmp_path))
-    assert again == first and searched == len(first.decisions)
+    assert again == first and searched == once
     # Other settings are another review.
     review_hand(easy_record, 0, 0, worlds=31, cache=ReviewCache(tmp_path))
-    assert searched == 2 * len(first.decisions)
+    assert searched > once
+    searched = once = 0
+    review_hand(easy_record, 0, 0, worlds=30, cache=ReviewCache(tmp_path), effort=FULL)
+    assert searched == len(first.decisions)  # the full search: one search a decision
+
+
+def test_verdicts_come_one_by_one_as_they_are_made(easy_record: GameRecord, monkeypatch) -> None:
+    from hearts.players.search import SearchPlayer
+
+    events: list[object] = []
+    value = SearchPlayer.value_options
+
+    def asked(self, view, passes=()):  # type: ignore[no-untyped-def]
+        events.append("search")
+        return value(self, view, passes)
+
+    monkeypatch.setattr(SearchPlayer, "value_options", asked)
+    made: list[DecisionReview] = []
+    review = review_hand(
+        easy_record, 0, 1, worlds=40, cache=None, verdict=lambda d: (made.append(d), events.append(d.number))
+    )
+    assert made == list(review.decisions)
+    numbers = [e for e in events if e != "search"]
+    assert numbers == list(range(len(made)))
+    # Each verdict is told before the next decision is searched, not all at the end.
+    assert events[-1] == len(made) - 1 and "search" in events[events.index(0) :]
+    # A review from the cache tells its verdicts too.
+    cache = ReviewCache()
+    first = review_hand(easy_record, 0, 1, worlds=40, cache=cache)
+    again: list[DecisionReview] = []
+    review_hand(easy_record, 0, 1, worlds=40, cache=cache, verdict=again.append)
+    assert again == list(first.decisions)
+
+
+def test_a_review_stops_searching_once_its_verdicts_are_settled(easy_record: GameRecord) -> None:
+    quick = review_hand(easy_record, 0, 1, worlds=400, cache=None)
+    full = review_hand(easy_record, 0, 1, worlds=400, cache=None, effort=FULL)
+    sums = {0}
+    total = 0
+    for size in QUICK.batches(400):
+        total += size
+        sums.add(total)
+    assert all(d.worlds in sums for d in quick.decisions)
+    assert any(0 < d.worlds < 400 for d in quick.decisions)  # some settled early
+    assert sum(d.worlds for d in quick.decisions) < sum(d.worlds for d in full.decisions)
+    assert all(d.worlds in (0, 400) for d in full.decisions)
+    # The same decisions, valued over the same options.
+    assert [(d.kind, d.trick, d.played) for d in quick.decisions] == [
+        (d.kind, d.trick, d.played) for d in full.decisions
+    ]
+
+
+def test_an_effort_is_checked_and_spends_every_world() -> None:
+    assert sum(Effort().batches(1000)) == 1000 and Effort().batches(1000)[0] == 100
+    assert sum(Effort().batches(7)) == 7 and FULL.batches(1000) == (1000,)
+    for bad in ({"first": 0.0}, {"most": 1.5}, {"z": -1.0}):
+        with pytest.raises(EffortError, match="share of the worlds|confidence"):
+            Effort(**bad)  # type: ignore[arg-type]
+    assert issubclass(EffortError, ValueError)
+
+
+def test_a_moons_cost_is_told_in_parts_that_add_up(easy_record: GameRecord) -> None:
+    """A cost of 27.8 beside an own-points difference of 16.2: the review says 16.2 of it are the
+    seat's own points and the rest (11.6) what the others' points made of it (a moon)."""
+    from dataclasses import replace
+
+    from hearts.players.valuation import Valuation
+    from hearts.review.reviewer import _moments, _review_decision
+    from hearts.review.settle import Settled
+
+    moments, _ = _moments(easy_record, 0, 0)
+    moment = next(m for m in moments if m.trick is not None and len(m.view.legal) >= 2)
+    played = int(next(iter(moment.played)))
+    other = next(int(c) for c in moment.view.legal if c != played)
+    worlds = 50
+    val = Valuation(
+        kind="play", options=(other, played), choice=other, reason="lead low (3.0 pts expected over 50 worlds)",
+        values=((10.0,) * worlds, (10.0 - 27.8 / 0.75,) * worlds), points=(2.0, 18.2), weights=None,
+        worlds=worlds, plans=(0, 0), threat=-1,
+    )  # fmt: skip
+    d = _review_decision(moment, 0, Settled(val, "", 1))
+    assert d.cost == pytest.approx(27.8) and d.own == pytest.approx(16.2) and d.rest == pytest.approx(11.6)
+    review = review_hand(easy_record, 0, 0, worlds=20, cache=None)
+    planted = replace(review, decisions=(d, replace(d, number=1, cost=0.04, own=0.04, mark="good")))
+    assert planted.total_cost == 27.8 and planted.own_cost == 16.2  # as shown: each to a tenth, added up
+    assert [x.number for x in planted.costliest] == [0]
 
 
 def test_bad_input_is_refused_in_players_words(easy_record: GameRecord) -> None:
@@ -289,7 +382,10 @@ def test_every_review_is_well_formed(seed: int, seat: int, players: int) -> None
     assert [d.played for d in passes] == ([tuple(summary.passes[seat])] if summary.passes[seat] is not None else [])
     assert all(d.number == i for i, d in enumerate(review.decisions))
     for d in review.decisions:
-        assert d.cost >= 0 and d.se >= 0 and d.mark == mark_of(d.cost, d.se)
+        chosen = set(d.played) == set(d.best) if d.kind == "pass" else d.card in d.options[0].cards
+        assert d.cost >= 0 and d.se >= 0 and (d.mark == "best") == chosen  # "best" is the expert's choice
+        if d.worlds in (0, review.worlds):  # searched to the end: marked as its cost says
+            assert d.mark == mark_of(d.cost, d.se, chosen=chosen)
         assert sum(o.cost == 0 for o in d.options) >= 1
         if d.kind == "play":
             cards = [c for o in d.options for c in o.cards]

@@ -133,3 +133,93 @@ def test_review_this_hand_steps_through_marked_decisions(browser: Any, review_ur
     review.screenshot(path=str(artifacts / "review-phone.png"))
     _no_script_errors(page)
     page.context.close()
+
+
+def _finished_table(server_url: str) -> tuple[str, Any]:
+    """A table of four random computer players (pause 0) whose game is over, and its record."""
+    import time
+
+    from hearts.core import GameRecord
+
+    body = json.dumps({"seats": [{"kind": "computer", "level": "random"}] * 4, "seed": 11, "options": {"pause": 0}})
+    req = urllib.request.Request(server_url + "/api/tables", body.encode(), {"Content-Type": "application/json"})
+    tid = json.loads(urllib.request.urlopen(req, timeout=10).read())["id"]
+    for _ in range(600):
+        if _get(f"{server_url}/api/tables/{tid}")["status"] != "playing":
+            break
+        time.sleep(0.1)
+    text = urllib.request.urlopen(f"{server_url}/api/tables/{tid}/record", timeout=10).read().decode()
+    return tid, GameRecord.loads(text)
+
+
+def _planted_review(record: Any) -> Any:
+    """South's review of hand 1 at a few worlds, with the marks a reader must be told about planted:
+    two mistakes, a decision that cost 0.1 (good: never among the costliest), and a moon's cost of
+    27.8 of which 16.2 are South's own points."""
+    from dataclasses import replace
+
+    from hearts.review import review_hand
+
+    review = review_hand(record, 0, 0, worlds=8, cache=None)
+    d = list(review.decisions)
+    d[0] = replace(d[0], cost=0.1, se=0.05, own=0.1, mark="good")
+    d[1] = replace(d[1], cost=27.8, se=0.6, own=16.2, mark="mistake")
+    d[2] = replace(d[2], cost=2.5, se=0.4, own=2.5, mark="mistake")
+    d[3:] = [replace(x, cost=0.0, se=0.0, own=0.0, mark="best") for x in d[3:]]
+    return replace(review, decisions=tuple(d))
+
+
+def test_the_review_page_says_how_far_it_is_and_explains_costs_on_a_phone(
+    browser: Any, server_url: str, artifacts: Path
+) -> None:
+    """Issue 44 item 3 and 4, at 390x844: "review" (not "reviewed") while the decisions are worked out,
+    each verdict shown as it comes under a progress line; then "2 mistakes", no search jargon, only
+    costs above the noise among the costliest, and a moon's cost in parts that add up."""
+    tid, record = _finished_table(server_url)
+    review = _planted_review(record).to_dict()
+    count = len(review["decisions"])
+    answers = [
+        {"status": "working", "done": k, "total": count, "decisions": review["decisions"][:k]} for k in (0, 1, 2)
+    ]
+    answers.append({"status": "done", "review": review})
+    asked: list[int] = []
+
+    hold = [True]  # the server's answers stay at two decisions until the test lets them go on
+
+    def answer(route: Any) -> None:
+        asked.append(1)
+        body = answers[min(len(asked) - 1, 2)] if hold[0] else answers[-1]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route(f"**/api/tables/{tid}/hands/1/review", answer)
+    page.goto(f"{server_url}/review/{tid}/1?seat=0")
+    # Two verdicts in: shown, the rest waiting on the bar, the progress said, the title not "reviewed".
+    page.wait_for_function("document.querySelectorAll('#lossbar .seg:not(.pending)').length === 2")
+    assert page.locator("#title").inner_text() == "Hand 1 review"
+    assert page.locator("#progress-text").inner_text() == f"2 of {count} decisions reviewed…"
+    assert page.locator("#lossbar .seg.pending").count() == count - 2
+    assert page.locator("#where").inner_text() == f"Decision 1 of {count}"
+    assert page.locator("#decision .mark").inner_text() == "good"
+    page.screenshot(path=str(artifacts / "review-phone-working.png"))
+    hold[0] = False
+    page.wait_for_function("document.querySelector('#title').textContent === 'Hand 1 reviewed'")
+    summary = page.locator("#summary").inner_text()
+    assert "2 mistakes" in summary and "1 good" in summary and f"{count - 3} best" in summary, summary
+    # The total is the decisions' costs as shown, added up, and its parts add up to it.
+    assert "30.4 points were lost in expectation (18.8 of your own points, 11.6 from the others' points" in summary
+    text = page.locator("body").inner_text()
+    assert "world" not in text and "weighted" not in text and "pts" not in text, text
+    costliest = page.locator("#story li").all_inner_texts()
+    assert len(costliest) == 2 and costliest[0].endswith("(27.8)") and costliest[1].endswith("(2.5)"), costliest
+    page.click("#next")
+    cost = page.locator("#decision .cost").inner_text()
+    assert "Cost 27.8 points expected" in cost and "= 16.2 of your own points + 11.6 from the others' points" in cost
+    assert page.evaluate("document.documentElement.scrollWidth <= 390")
+    page.screenshot(path=str(artifacts / "review-phone-moon-cost.png"))
+    assert errors == []
+    context.close()

@@ -3,7 +3,8 @@
 The table has a row per decision of the seat (the pass and every play with a choice): what it
 played, the expert's card from the same information, the cost in expected points (± its standard
 error), the mark and the reason; then the summary (points lost, the three costliest decisions,
-the moon). ``--json FILE`` (``-`` for stdout) writes the review as JSON (docs/review.md). Reviews
+the moon). While the review is made, each decision's row is shown on stderr as soon as it is
+made. ``--json FILE`` (``-`` for stdout) writes the review as JSON (docs/review.md). Reviews
 are kept in the user's cache folder, so a hand reviewed once is not searched again. Bad input
 (a file that is not a record, a record that does not replay, an unknown seat, a hand that is not
 finished) gets a one-line error and exit status 2.
@@ -57,16 +58,20 @@ def register(app: typer.Typer) -> None:
         no_cache: Annotated[
             bool, typer.Option("--no-cache", help="Search again even if this hand was reviewed.")
         ] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        quiet: Annotated[
+            bool, typer.Option("--quiet", "-q", help="No progress (the decisions as they are made).")
+        ] = False,
     ) -> None:
         """Review a finished hand: the expert values every decision of one seat from that seat's information and marks what each cost in expected points."""
+        import contextlib
         import json
 
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.live import Live
 
         from hearts.core import GameRecord, HeartsError
-        from hearts.review import ReviewCache, review_hand
+        from hearts.review import DecisionReview, ReviewCache, review_hand
+        from hearts.tui.review import review_table
 
         err = Console(stderr=True)
 
@@ -83,18 +88,17 @@ def register(app: typer.Typer) -> None:
         except (OSError, UnicodeDecodeError) as exc:
             fail(f"{record_file}: cannot read it: {exc}")
         to_stdout = json_path is not None and str(json_path) == "-"
-        bar = Progress(
-            TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeElapsedColumn(),
-            console=err, disable=quiet, transient=True,
-        )  # fmt: skip
-        task = bar.add_task("review", total=None)
+        # Each decision's row as soon as it is made, under a progress title, on stderr (gone once
+        # the whole review is printed): the terminal review's table, filling in.
+        live = Live(console=err, transient=True, auto_refresh=False)
+        made: list[DecisionReview] = []
 
         def show(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            live.update(review_table(None, made, total), refresh=True)
 
         try:
             record = GameRecord.loads(raw)
-            with bar:
+            with live if not quiet else contextlib.nullcontext():
                 review = review_hand(
                     record,
                     seat,
@@ -102,7 +106,8 @@ def register(app: typer.Typer) -> None:
                     budget=budget,
                     worlds=worlds,
                     seed=seed,
-                    progress=show,
+                    progress=None if quiet else show,
+                    verdict=made.append,
                     cache=None if no_cache else ReviewCache(cache_folder()),
                 )
         except HeartsError as exc:

@@ -31,7 +31,8 @@ from hearts.review.model import (
     OptionReview,
     mark_of,
 )
-from hearts.review.reviewer import DEFAULT_WORLDS, Progress, finished_hands, hand_of, review_hand, seat_of
+from hearts.review.reviewer import DEFAULT_WORLDS, Progress, Verdict, finished_hands, hand_of, review_hand, seat_of
+from hearts.review.settle import FULL, QUICK, Effort, EffortError
 
 __all__ = [
     "DEFAULT_WORLDS",
@@ -40,16 +41,21 @@ __all__ = [
     "MEMORY",
     "REVIEW_VERSION",
     "DecisionReview",
+    "Effort",
+    "EffortError",
+    "FULL",
     "HandNotReviewableError",
     "HandReview",
     "MoonReview",
     "OptionReview",
     "Progress",
+    "QUICK",
     "ReviewCache",
     "ReviewError",
     "ReviewFormatError",
     "UnknownSeatError",
     "UnreplayableRecordError",
+    "Verdict",
     "finished_hands",
     "hand_of",
     "mark_of",

@@ -1,7 +1,7 @@
 """Reviews kept so that a finished hand reviewed once is not searched again.
 
 A review is a function of the hand (rules, names, totals before it, deal, passes, tricks), the
-seat and the expert's settings (seed, worlds, budget) and search (its version,
+seat and the expert's settings (seed, worlds, budget, the review's effort) and search (its version,
 :data:`~hearts.review.model.VALUATION_VERSION`), so it is cached under a hash of exactly those
 (:func:`review_key`): the key of a hand does not change when later hands are played, and a
 record loaded again from its JSON finds its reviews. A :class:`ReviewCache` holds reviews in
@@ -25,9 +25,12 @@ from pathlib import Path
 from hearts.core import GameRecord
 from hearts.review.errors import ReviewFormatError
 from hearts.review.model import REVIEW_VERSION, VALUATION_VERSION, HandReview
+from hearts.review.settle import QUICK, Effort
 
 
-def review_key(record: GameRecord, seat: int, hand: int, seed: int, worlds: int, budget: float | None) -> str:
+def review_key(
+    record: GameRecord, seat: int, hand: int, seed: int, worlds: int, budget: float | None, effort: Effort = QUICK
+) -> str:
     """The cache key of a review: a hash of what it is a function of (see the module docstring)."""
     data = record.to_dict()
     totals = record.hands[hand - 1].totals if hand else None
@@ -42,6 +45,7 @@ def review_key(record: GameRecord, seat: int, hand: int, seed: int, worlds: int,
         "seed": seed,
         "worlds": worlds,
         "budget": budget,
+        "effort": effort.key(),
     }
     text = json.dumps(what, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -22,25 +22,26 @@ from hearts.review.errors import ReviewFormatError
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 #: The most a decision may cost (expected points, less one standard error) and keep each mark;
-#: above the last, a blunder. "best" is no cost at all: the expert's own choice, a card that plays
-#: alike, or an option the search values at least as high. The others are set on the point scale
+#: above the last, a blunder. "best" is the expert's own choice (or a card that plays alike) at no
+#: cost; another option the search values at least as high is "good". The others are set on the point scale
 #: (a heart is 1 point, Q♠ 13): "good" is within the search's noise, "inaccuracy" about a heart,
 #: "mistake" a few, "blunder" a third of Q♠ or more. See docs/review.md, Marks.
 MARK_LIMITS = {"best": 0.05, "good": 0.5, "inaccuracy": 1.5, "mistake": 4.0}
 
 
-def mark_of(cost: float, se: float = 0.0) -> str:
+def mark_of(cost: float, se: float = 0.0, *, chosen: bool = True) -> str:
     """The mark of a decision that cost ``cost`` expected points with standard error ``se``: by the
     cost less one standard error, so that a mark worse than "good" is given only where the loss is
     likely (about five times in six) and not the search's noise. This is the expert's own test
     before it leaves its rule-based card: the search must beat it by a margin plus one standard
-    error.
+    error. "best" is the expert's own choice (or a card that plays alike): another option
+    (``chosen`` False) is at best "good", however near the search values it.
 
-    >>> mark_of(0.8), mark_of(0.8, se=0.5)
-    ('inaccuracy', 'good')
+    >>> mark_of(0.8), mark_of(0.8, se=0.5), mark_of(0.0, chosen=False)
+    ('inaccuracy', 'good', 'good')
     """
     if cost <= MARK_LIMITS["best"]:
-        return "best"
+        return "best" if chosen else "good"
     sure = max(0.0, cost - se)
     for mark, limit in MARK_LIMITS.items():
         if mark != "best" and sure <= limit:
@@ -116,6 +117,16 @@ class DecisionReview:
     reason: str  #: one line, in hint words: what made the choice cost (or why it was right)
     expert_reason: str  #: the expert's own reason for its choice, as a hint gives it
     moon: str  #: "for" (a moon line for this seat was the expert's best), "against" (it defended), or ""
+    #: The part of :attr:`cost` in the seat's own expected points (its points after its choice less
+    #: after the expert's); the rest, ``cost - own``, is what the others' points (a moon) and the
+    #: game's end made of it.
+    own: float = 0.0
+
+    @property
+    def rest(self) -> float:
+        """The part of :attr:`cost` that is not the seat's own points: a moon's points for or
+        against the others, and the game's end."""
+        return self.cost - self.own
 
     @property
     def card(self) -> Card:
@@ -139,6 +150,7 @@ class DecisionReview:
             "reason": self.reason,
             "expert_reason": self.expert_reason,
             "moon": self.moon,
+            "own": self.own,
         }
 
     @classmethod
@@ -167,6 +179,7 @@ class DecisionReview:
             _get(data, "reason", str, w),
             _get(data, "expert_reason", str, w),
             moon,
+            float(_get(data, "own", (int, float), w)),
         )
 
 
@@ -205,12 +218,14 @@ class MoonReview:
         )
 
 
-#: The version of the review's JSON: a review file of another version is refused in words.
-REVIEW_VERSION = 1
+#: The version of the review's JSON: a review file of another version is refused in words. 2: a
+#: decision's ``own`` part of its cost.
+REVIEW_VERSION = 2
 #: The version of the expert's valuation behind a review (its search: rollouts, worlds, priors):
 #: part of the cache key, so a review cached from another version is searched again. 2: expert
-#: rolls its own seat out with the learned model's card.
-VALUATION_VERSION = 2
+#: rolls its own seat out with the learned model's card; 3: searched in batches until the verdict
+#: is settled, and "best" only for the expert's own choice.
+VALUATION_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,13 +244,23 @@ class HandReview:
 
     @property
     def total_cost(self) -> float:
-        """Expected points lost over the hand, against the expert's choices."""
-        return sum(d.cost for d in self.decisions)
+        """Expected points lost over the hand against the expert's choices: the decisions' costs as
+        shown (each to a tenth of a point) added up, so that the parts add up to the total."""
+        return round(sum(round(d.cost, 1) for d in self.decisions), 1)
+
+    @property
+    def own_cost(self) -> float:
+        """Of :attr:`total_cost`, the seat's own points (each decision's :attr:`DecisionReview.own`
+        to a tenth, added up); the rest is what moons and the game's end made of the choices."""
+        return round(sum(round(d.own, 1) for d in self.decisions), 1)
 
     @property
     def costliest(self) -> tuple[DecisionReview, ...]:
-        """The three costliest decisions that cost anything, costliest first."""
-        ranked = sorted((d for d in self.decisions if d.mark != "best"), key=lambda d: (-d.cost, d.number))
+        """The three costliest decisions that cost more than the search's noise (an inaccuracy or
+        worse), costliest first."""
+        ranked = sorted(
+            (d for d in self.decisions if d.mark not in ("best", "good")), key=lambda d: (-d.cost, d.number)
+        )
         return tuple(ranked[:3])
 
     def counts(self) -> dict[str, int]:
@@ -257,6 +282,7 @@ class HandReview:
             "moon": None if self.moon is None else self.moon.to_dict(),
             # Derived, for readers of the JSON alone; from_dict recomputes them.
             "total_cost": self.total_cost,
+            "own_cost": self.own_cost,
             "costliest": [d.number for d in self.costliest],
             "marks": self.counts(),
         }

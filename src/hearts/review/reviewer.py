@@ -18,8 +18,9 @@ from hearts.core import CARDS, Card, CardSet, GameRecord, HandState, HeartsError
 from hearts.core.hand import SEAT_NAMES_4
 from hearts.review.cache import MEMORY, ReviewCache, review_key
 from hearts.review.errors import HandNotReviewableError, UnknownSeatError, UnreplayableRecordError
-from hearts.review.model import MARK_LIMITS, DecisionReview, HandReview, MoonReview, OptionReview, mark_of
+from hearts.review.model import DecisionReview, HandReview, MoonReview, OptionReview, mark_of
 from hearts.review.reasons import pass_reason, play_reason
+from hearts.review.settle import QUICK, Effort, Settled, settle
 
 #: Worlds per decision when none are given: deterministic (no time limit cuts the search), and
 #: enough that a cost's standard error is mostly under 0.2 points (docs/review.md).
@@ -30,6 +31,9 @@ NO_LIMIT = 1e6
 
 #: (done, total) decisions, called as a review starts and after each decision.
 Progress = Callable[[int, int], None]
+
+#: Called with each decision's review as soon as it is made (the verdicts in order, before the hand's is done).
+Verdict = Callable[[DecisionReview], None]
 
 
 def seat_of(record: GameRecord, seat: int | str) -> int:
@@ -132,6 +136,8 @@ def review_hand(
     seed: int = 0,
     progress: Progress | None = None,
     cache: ReviewCache | None = MEMORY,
+    effort: Effort = QUICK,
+    verdict: Verdict | None = None,
 ) -> HandReview:
     """The review of hand ``hand_index`` (from 0; None: the last finished hand) of ``record`` from
     ``seat``'s information (see :func:`seat_of` for how a seat is named).
@@ -139,8 +145,11 @@ def review_hand(
     The expert searches ``worlds`` worlds per decision (default :data:`DEFAULT_WORLDS`) with no
     time limit unless ``budget`` (seconds per decision) is given; for a seed and world count the
     review is deterministic (a budget that cuts the search makes it depend on the machine's
-    speed). ``progress(done, total)`` is called as the review starts and after each decision.
-    The review is kept in ``cache`` (default: this process's memory; None keeps nothing) and
+    speed). ``progress(done, total)`` is called as the review starts and after each decision,
+    ``verdict(decision)`` with each decision's review as it is made. ``effort`` says how the worlds
+    are spent (:class:`hearts.review.settle.Effort`: by default in batches, stopped once the
+    verdict is settled; :data:`~hearts.review.settle.FULL`: all at once, the expert's search as in
+    play). The review is kept in ``cache`` (default: this process's memory; None keeps nothing) and
     a review found there is returned without a search.
 
     Raises :class:`UnreplayableRecordError`, :class:`UnknownSeatError` or
@@ -159,10 +168,13 @@ def review_hand(
     if budget is not None and not budget > 0:
         raise ValueError(f"the budget must be a positive number of seconds, not {budget!r}")
     count = DEFAULT_WORLDS if worlds is None else worlds
-    key = review_key(record, me, index, seed, count, budget)
+    key = review_key(record, me, index, seed, count, budget, effort)
     if cache is not None:
         kept = cache.get(key)
         if kept is not None:
+            if verdict is not None:
+                for decision in kept.decisions:
+                    verdict(decision)
             if progress is not None:
                 progress(len(kept.decisions), len(kept.decisions))
             return kept
@@ -173,13 +185,27 @@ def review_hand(
     from hearts.players.search import SearchPlayer
     from hearts.players.search_config import EXPERT
 
-    expert = SearchPlayer(EXPERT.replace(worlds=count), seed=seed, time_budget=NO_LIMIT if budget is None else budget)
+    players: dict[tuple[int, int, float | None], SearchPlayer] = {}
+
+    def ask(batch_seed: int, batch_worlds: int, batch_budget: float | None) -> Any:
+        """The expert's valuation of the decision being reviewed, over one batch of worlds."""
+        at = (batch_seed, batch_worlds, batch_budget)
+        if at not in players:
+            config = EXPERT.replace(worlds=batch_worlds)
+            players[at] = SearchPlayer(config, seed=batch_seed, time_budget=batch_budget or NO_LIMIT)
+        return players[at].value_options(view, passes)
+
     decisions: list[DecisionReview] = []
     threats: list[int] = []
     for number, moment in enumerate(moments):
-        decision, threat = _review_decision(expert, moment, number)
+        view = moment.view
+        passes = (moment.played,) if view.phase is Phase.PASS else ()
+        done = settle(view, moment.played, ask, seed, count, budget, effort, EXPERT.prior_margin)
+        decision = _review_decision(moment, number, done)
         decisions.append(decision)
-        threats.append(threat)
+        threats.append(done.valuation.threat)
+        if verdict is not None:
+            verdict(decision)
         if progress is not None:
             progress(number + 1, total)
     assert end.scores is not None
@@ -199,11 +225,11 @@ def review_hand(
     return review
 
 
-def _review_decision(expert: Any, moment: _Moment, number: int) -> tuple[DecisionReview, int]:
-    """One decision reviewed, and the seat whose moon the expert defended against there (-1: none)."""
+def _review_decision(moment: _Moment, number: int, done: Settled) -> DecisionReview:
+    """One decision reviewed from the expert's valuation of it (settled early or not)."""
+    val = done.valuation
     view = moment.view
     is_pass = view.phase is Phase.PASS
-    val = expert.value_options(view, (moment.played,) if is_pass else ())
     n = view.rules.players
     # The search's utility is the seat's score against the others' mean; times (n-1)/n it is the
     # seat's own points whenever the hand's points are all shared out (no moon, no game end).
@@ -225,7 +251,9 @@ def _review_decision(expert: Any, moment: _Moment, number: int) -> tuple[Decisio
     order = sorted(range(len(val.options)), key=lambda i: (i != ci, cost(i), val.points[i]))
     options = tuple(OptionReview(cards(i), val.points[i], cost(i), val.diff_se(ci, i) * scale) for i in order)
     spent = cost(pi)
-    costly = spent > MARK_LIMITS["best"]
+    se = val.diff_se(ci, pi) * scale
+    mark = done.mark or mark_of(spent, se, chosen=pi == ci)
+    costly = mark not in ("best", "good")
     if is_pass:
         best: tuple[Card, ...] = tuple(CardSet(val.choice))
         reason = pass_reason(view, moment.played, CardSet(val.choice), val.reason, costly=costly)
@@ -235,8 +263,10 @@ def _review_decision(expert: Any, moment: _Moment, number: int) -> tuple[Decisio
         reason = play_reason(view, card, best[0], val.reason, costly=costly)
     me = 1 << view.seat
     moon = "for" if val.plans[ci] & me else "against" if val.threat >= 0 else ""
-    se = val.diff_se(ci, pi) * scale
-    decision = DecisionReview(
+    # The part of the cost in the seat's own points; the rest is what the others' points (a moon)
+    # and the game's end make of it (docs/review.md, Points).
+    own = val.points[pi] - val.points[ci] if spent > 0 else 0.0
+    return DecisionReview(
         number=number,
         kind="pass" if is_pass else "play",
         trick=moment.trick,
@@ -248,12 +278,12 @@ def _review_decision(expert: Any, moment: _Moment, number: int) -> tuple[Decisio
         se=se,
         worlds=val.worlds,
         effective_worlds=val.effective_worlds,
-        mark=mark_of(spent, se),
+        mark=mark,
         reason=reason,
         expert_reason=val.reason,
         moon=moon,
+        own=own,
     )
-    return decision, val.threat
 
 
 def _moon(

@@ -65,10 +65,11 @@ class TableManager:
 
     async def start(self, warm: bool = False) -> None:
         """Start the writer and the checkpointer, and resume every unfinished table. ``warm``: start
-        the hint process now, with the hint level's player loaded, rather than at the first hint."""
+        the hint and review processes now, with their players loaded, rather than at the first ask."""
         self.writer.start()
         if warm:
             self.pool.warm(warm_hints)
+            self.reviews.warm()
         if self.storage.is_sqlite:
             self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints(), name="hearts-checkpoint")
         ids = await self.writer.run(self.storage.table_ids, "playing")

@@ -110,6 +110,13 @@ class ReplayApp(App[None]):
     def action_last(self) -> None:
         self.viewer.go(self.viewer.steps - 1)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Under a pop-up (the hand review) the arrows, pages, Home and End are the pop-up's: they
+        # scroll it rather than step the game behind it.
+        if action in ("step", "hand", "first", "last") and len(self.screen_stack) > 1:
+            return False
+        return True
+
     def action_review(self) -> None:
         """Review the shown hand, from the first seat (``s`` on the review goes to the next)."""
         from hearts.tui.review import ReviewScreen

@@ -130,8 +130,10 @@ class HandOverScreen(ModalScreen[None]):
         Binding("left", "step(-1)", "Previous"),
         Binding("home", "go(0)", "The deal", show=False),
         Binding("end", "go(99)", "Last trick", show=False),
-        Binding("enter,space,escape", "close", "Continue"),
+        Binding("enter,space", "close", "Continue"),
         Binding("r", "review", "Review this hand"),
+        # Esc does not deal on past the offer to review the hand: it says which key does what.
+        Binding("escape", "keys", "Keys", show=False),
     ]
 
     def __init__(
@@ -178,6 +180,12 @@ class HandOverScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_keys(self) -> None:
+        review = "r reviews your decisions in this hand · " if self.record is not None else ""
+        goes_on = "shows the final table" if self.game_over else "deals the next hand"
+        keys = self.query_one(".keys", Static)
+        keys.update(Text(f"Esc does not close this: {review}Enter {goes_on}", style="bold"))
 
     def action_review(self) -> None:
         if self.record is not None:

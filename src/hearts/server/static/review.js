@@ -1,7 +1,8 @@
 // The review of one finished hand: the expert's valuation of each decision of one seat, stepped
 // through with your card and the expert's side by side, coloured by mark, the cost and the reason;
 // a bar along the hand shows where points were lost. The review is worked out by the server in the
-// background: this page asks, shows the progress, and asks again until it is made.
+// background: this page asks, shows each decision's verdict as soon as it is made (the bar fills in
+// decision by decision, under a progress line), and asks again until the whole hand is reviewed.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,8 +10,15 @@ const [, , TABLE, HAND] = location.pathname.split("/");
 // The seat's link token, kept by its table page in this browser: while the game is played only a
 // seat may have its hands reviewed, and it goes in a header, never in a URL.
 const TOKEN = localStorage.getItem(`hearts.seat.${TABLE}`);
-const MARK_WORDS = { best: "best", good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
-let R = null, H = null, at = 0, seat = null;
+// A mark as a count says it: "1 mistake", "2 mistakes", "3 best".
+const PLURALS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+const ASK_EVERY_MS = 300;
+let R = null, H = null, at = 0, seat = null, decisions = [], total = 0, follows = 0;
+
+function counted(n, mark) { return `${n} ${n === 1 ? mark : PLURALS[mark] || mark}`; }
+function tenths(x) { return (Math.round(x * 10) / 10).toFixed(1); }
+// The expert's reason in words, without its search's figures (they end it in brackets).
+function words(reason) { return reason.replace(/\s*\([^()]*\d[^()]*\)\s*$/, ""); }
 
 function cardsRow(codes, cls = "") {
   const row = document.createElement("div");
@@ -26,27 +34,75 @@ function where(d) {
   return `Trick ${d.trick + 1}: ` + (d.position === 0 ? "you led" : `after ${before.join(", ")}`);
 }
 
+// What the cost is, in points of the hand, and its parts: your own points, and the rest (a moon's
+// points for the others, the game's end) when there is any, so that the parts add up to the cost.
 function costText(d) {
-  if (d.mark === "best") return "no cost: the expert's choice, or as good";
-  return `cost ${d.cost.toFixed(2)} points expected (± ${d.se.toFixed(2)}, ${d.worlds} deals sampled)`;
+  if (d.mark === "best") return "No cost: the expert's own choice.";
+  if (d.cost < 0.05) return `No cost the search could measure: the expert chose otherwise, but valued yours as high (over ${d.worlds} sampled deals).`;
+  const own = Math.round(d.own * 10) / 10, rest = Math.round(d.cost * 10) / 10 - own;
+  const parts = Math.abs(rest) >= 0.05
+    ? ` = ${tenths(own)} of your own points ${rest >= 0 ? "+" : "−"} ${tenths(Math.abs(rest))} from the others' points (a moon) and the game's end`
+    : "";
+  return `Cost ${tenths(d.cost)} points expected (± ${tenths(d.se)})${parts}: what your choice gave up against the expert's, over ${d.worlds} deals sampled from what you could see.`;
 }
 
 function draw() {
-  const d = R.decisions[at];
-  $("where").textContent = `Decision ${at + 1} of ${R.decisions.length}`;
+  const d = decisions[at];
+  if (!d) return;
+  $("where").textContent = `Decision ${at + 1} of ${total || decisions.length}`;
   $("prev").disabled = at === 0;
-  $("next").disabled = at === R.decisions.length - 1;
+  $("next").disabled = at >= decisions.length - 1;
   document.querySelectorAll("#lossbar .seg").forEach((s, i) => s.classList.toggle("now", i === at));
   const box = $("decision");
   box.className = `decision mark-${d.mark}`;
+  const expert = words(d.expert_reason);
   box.innerHTML =
-    `<h3>${escapeHtml(where(d))} <span class="mark mark-${d.mark}">${MARK_WORDS[d.mark]}</span></h3>` +
+    `<h3>${escapeHtml(where(d))} <span class="mark mark-${d.mark}">${d.mark}</span></h3>` +
     `<div class="versus"><div class="side"><div class="who">You</div><div id="mine"></div></div>` +
     `<div class="side expert"><div class="who">The expert</div><div id="theirs"></div></div></div>` +
     `<p class="cost">${escapeHtml(costText(d))}</p><p class="reason">${escapeHtml(d.reason)}</p>` +
-    (d.expert_reason ? `<p class="muted">The expert: ${escapeHtml(d.expert_reason)}</p>` : "");
+    (expert && expert !== d.reason && !d.reason.includes(expert) ? `<p class="muted">The expert: ${escapeHtml(expert)}</p>` : "");
   $("mine").replaceWith(cardsRow(d.played, `mine mark-${d.mark}`));
   $("theirs").replaceWith(cardsRow(d.best, "theirs"));
+}
+
+// The bar along the hand: a segment per decision reviewed, coloured by its mark, its height the
+// points it lost; a grey one for each decision still being reviewed.
+function drawBar() {
+  const bar = $("lossbar");
+  bar.innerHTML = "";
+  const most = Math.max(1, ...decisions.map((d) => d.cost));
+  for (let i = 0; i < Math.max(total, decisions.length); i++) {
+    const d = decisions[i];
+    const seg = document.createElement("button");
+    seg.type = "button";
+    seg.setAttribute("role", "listitem");
+    if (d) {
+      seg.className = `seg mark-${d.mark}`;
+      seg.style.setProperty("--loss", String(Math.max(0.12, d.cost / most)));
+      seg.setAttribute("aria-label", `${where(d)}: ${d.mark}, ${tenths(d.cost)} points`);
+      seg.title = `${where(d)}: ${d.mark} (${tenths(d.cost)})`;
+      seg.onclick = () => { at = i; draw(); };
+    } else {
+      seg.className = "seg pending";
+      seg.disabled = true;
+      seg.setAttribute("aria-label", `decision ${i + 1}: being reviewed`);
+    }
+    bar.appendChild(seg);
+  }
+  document.querySelectorAll("#lossbar .seg").forEach((s, i) => s.classList.toggle("now", i === at));
+}
+
+function showSoFar(made, of) {
+  const first = decisions.length === 0;
+  decisions = made;
+  total = of;
+  if (!decisions.length) return;
+  $("review").hidden = false;
+  $("worst").hidden = true;
+  drawBar();
+  if (first) { at = 0; }
+  draw();
 }
 
 function show(review) {
@@ -54,29 +110,26 @@ function show(review) {
   if (!$("seat-box").hidden) $("seat").value = String(R.seat);
   $("progress-box").hidden = true;
   $("review").hidden = false;
-  const lost = R.decisions.reduce((sum, d) => sum + d.cost, 0);
-  const counts = Object.entries(R.marks).filter(([, n]) => n).map(([m, n]) => `${n} ${m}`).join(", ");
-  $("summary").textContent = `${R.name} took ${R.points} point${R.points === 1 ? "" : "s"}; against the expert's choices ` +
-    `${lost.toFixed(1)} points were lost in expectation (${counts}).` + (R.moon ? ` ${R.moon.text.charAt(0).toUpperCase()}${R.moon.text.slice(1)}.` : "");
+  $("worst").hidden = false;
+  $("title").textContent = `Hand ${H.number} reviewed`;
+  const keep = decisions.length ? at : 0;
+  decisions = R.decisions;
+  total = R.decisions.length;
+  const counts = Object.entries(R.marks).filter(([, n]) => n).map(([m, n]) => counted(n, m)).join(", ");
+  const rest = Math.round((R.total_cost - R.own_cost) * 10) / 10;
+  const parts = Math.abs(rest) >= 0.05
+    ? ` (${tenths(R.own_cost)} of your own points, ${rest >= 0 ? "" : "less "}${tenths(Math.abs(rest))} from the others' points and the game's end)`
+    : "";
+  $("summary").textContent = `${R.name} took ${R.points} point${R.points === 1 ? "" : "s"}. Against the expert's choices ` +
+    `${tenths(R.total_cost)} points were lost in expectation${parts}: each decision's cost added up, ` +
+    `each the points it gave up at that moment over deals sampled from what you could see (${counts}).` +
+    (R.moon ? ` ${R.moon.text.charAt(0).toUpperCase()}${R.moon.text.slice(1)}.` : "");
   const costliest = R.costliest.map((n) => R.decisions[n]);
   $("story").innerHTML = costliest.length
-    ? "<h3>The costliest decisions</h3><ol>" + costliest.map((d) => `<li>${escapeHtml(where(d))}: ${escapeHtml(d.reason)} (${d.cost.toFixed(1)})</li>`).join("") + "</ol>"
-    : "<p>Every decision was the expert's or as good.</p>";
-  const bar = $("lossbar");
-  bar.innerHTML = "";
-  const most = Math.max(1, ...R.decisions.map((d) => d.cost));
-  R.decisions.forEach((d, i) => {
-    const seg = document.createElement("button");
-    seg.type = "button";
-    seg.className = `seg mark-${d.mark}`;
-    seg.style.setProperty("--loss", String(Math.max(0.12, d.cost / most)));
-    seg.setAttribute("role", "listitem");
-    seg.setAttribute("aria-label", `${where(d)}: ${d.mark}, ${d.cost.toFixed(1)} points`);
-    seg.title = `${where(d)}: ${d.mark} (${d.cost.toFixed(1)})`;
-    seg.onclick = () => { at = i; draw(); };
-    bar.appendChild(seg);
-  });
-  at = 0;
+    ? "<h3>The costliest decisions</h3><ol>" + costliest.map((d) => `<li>${escapeHtml(where(d))}: ${escapeHtml(d.reason)} (${tenths(d.cost)})</li>`).join("") + "</ol>"
+    : "<p>No decision cost more than half a point against the expert's.</p>";
+  drawBar();
+  at = Math.min(keep, decisions.length - 1);
   draw();
 }
 
@@ -92,18 +145,25 @@ async function ask() {
 }
 
 async function follow() {
+  const mine = ++follows;  // a newer follow (another seat chosen) ends this one
+  R = null; decisions = []; total = 0; at = 0;
   $("review").hidden = true;
+  $("summary").textContent = "";
+  $("story").innerHTML = "";
+  $("title").textContent = `Hand ${H.number} review`;
   $("progress-box").hidden = false;
   $("progress-text").textContent = "The expert is looking at your decisions…";
   for (;;) {
     let data;
     try { data = await ask(); } catch (e) { $("progress-box").hidden = true; $("summary").textContent = e.message; return; }
+    if (mine !== follows) return;
     if (data.status === "done") { show(data.review); return; }
     if (data.status === "failed") { $("progress-box").hidden = true; $("summary").textContent = data.error; return; }
     $("progress").max = Math.max(1, data.total);
     $("progress").value = data.done;
-    $("progress-text").textContent = data.total ? `${data.done} of ${data.total} decisions reviewed` : "waiting for the expert…";
-    await new Promise((r) => setTimeout(r, 600));
+    $("progress-text").textContent = data.total ? `${data.done} of ${data.total} decisions reviewed…` : "Waiting for the expert…";
+    if ((data.decisions || []).length > decisions.length || data.total !== total) showSoFar(data.decisions || [], data.total);
+    await new Promise((r) => setTimeout(r, ASK_EVERY_MS));
   }
 }
 
@@ -111,18 +171,18 @@ async function init() {
   const res = await fetch(`/api/tables/${TABLE}/hands/${HAND}`);
   if (!res.ok) { $("summary").textContent = (await res.json().catch(() => ({}))).detail || "No such hand"; return; }
   H = await res.json();
-  $("title").textContent = `Hand ${H.number} reviewed`;
+  $("title").textContent = `Hand ${H.number} review`;
   const info = await fetch(`/api/tables/${TABLE}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
   if (info && info.status !== "playing") {  // over: any seat may be reviewed
     H.names.forEach((n, i) => $("seat").add(new Option(n, String(i))));
-    const mine = new URLSearchParams(location.search).get("seat");
-    seat = mine !== null ? parseInt(mine, 10) : null;
+    const chosen = new URLSearchParams(location.search).get("seat");
+    seat = chosen !== null ? parseInt(chosen, 10) : null;
     if (seat !== null) $("seat").value = String(seat);
     $("seat-box").hidden = false;
     $("seat").onchange = () => { seat = parseInt($("seat").value, 10); follow(); };
   }
   $("prev").onclick = () => { if (at > 0) { at -= 1; draw(); } };
-  $("next").onclick = () => { if (R && at < R.decisions.length - 1) { at += 1; draw(); } };
+  $("next").onclick = () => { if (at < decisions.length - 1) { at += 1; draw(); } };
   $("worst").onclick = () => { if (R && R.costliest.length) { at = R.costliest[0]; draw(); } };
   $("again").onclick = (e) => { e.preventDefault(); playAgain(TABLE, H.number, TOKEN ? { headers: { "X-Hearts-Token": TOKEN } } : { seat: R ? R.seat : 0 }); };
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") $("next").click(); if (e.key === "ArrowLeft") $("prev").click(); });
