@@ -15,6 +15,7 @@ from hearts.core.cards import (
     cards_of,
     mask_of,
 )
+from hearts.core.claim import ClaimRefused, check_claim, claim_card, claim_holds, play_claim
 from hearts.core.errors import (
     CardParseError,
     HeartsError,
@@ -67,5 +68,5 @@ __all__ = [
     "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
     "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS", "HandSummary", "TrickSummary", "read_option",
-    "read_text_option",
+    "read_text_option", "ClaimRefused", "check_claim", "claim_card", "claim_holds", "play_claim",
 ]  # fmt: skip

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 #: The hand's fields that hold a value shared by copies (ints, tuples, the rules, enums).
 _VALUE_FIELDS = (
     "rules", "players", "number", "direction", "dealt", "phase", "leader", "turn", "hearts_broken", "scores",
-    "shooter", "moon_option", "_row",
+    "shooter", "moon_option", "claim", "_row",
 )  # fmt: skip
 #: The hand's fields that hold a list, which each copy gets its own of (their items are immutable).
 _LIST_FIELDS = ("hands", "passed", "trick", "tricks", "taken", "points")
@@ -156,6 +156,8 @@ class HandState:
     scores: tuple[int, ...] | None
     shooter: int | None
     moon_option: MoonOption | None
+    #: ``(seat, cards played before the claim)`` once a seat has claimed the rest (hearts.core.claim)
+    claim: tuple[int, int] | None
     _row: tuple[int, ...]  #: the rules as hearts.core.arith reads them
 
     def __init__(self, rules: Rules, dealt: Sequence[int], number: int = 0) -> None:
@@ -222,6 +224,7 @@ class HandState:
         self.scores = None
         self.shooter = None
         self.moon_option = None
+        self.claim = None
         self._row = rules_row(rules)
 
     @classmethod

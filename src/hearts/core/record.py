@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearts.core.cards import Card, CardSet
+from hearts.core.claim import ClaimRefused, check_claim
 from hearts.core.errors import HeartsError, RecordError
 from hearts.core.game import Game
 from hearts.core.hand import HandState, Phase
@@ -44,6 +45,9 @@ class HandRecord:
     moon_choice: MoonOption | None
     points: tuple[int, ...] | None  #: this hand's scores, once it is over
     totals: tuple[int, ...] | None  #: the running totals after it, once it is over
+    #: ``(seat, cards played before it)`` when a seat claimed the rest: the tricks after it are the
+    #: hand played out, and a replay checks the claim again at that card
+    claim: tuple[int, int] | None = None
 
     @classmethod
     def of(cls, summary: HandSummary) -> HandRecord:
@@ -57,6 +61,7 @@ class HandRecord:
             moon_choice=summary.moon_option,
             points=summary.scores,
             totals=summary.totals,
+            claim=summary.claim,
         )
 
 
@@ -184,6 +189,28 @@ class GameRecord:
         )
 
 
+def _check_claim(hand: HandState, claim: tuple[int, int], at: str) -> None:
+    """The recorded claim, checked again where it was made, and marked on the hand."""
+    try:
+        check_claim(hand, claim[0])
+    except ClaimRefused as exc:
+        raise RecordError(f"{at}: the recorded claim does not hold: {exc}") from None
+    hand.claim = claim
+
+
+def _claim_from_dict(data: Mapping[str, Any], where: str, players: int) -> tuple[int, int] | None:
+    raw = data.get("claim")
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"{where}: 'claim' must be an object with 'seat' and 'after'")
+    seat = _get(raw, "seat", int, f"{where} claim")
+    after = _get(raw, "after", int, f"{where} claim")
+    if not 0 <= seat < players or after < 0:
+        raise RecordError(f"{where}: claim by seat {seat} after {after} cards is not a place in the hand")
+    return seat, after
+
+
 def _replay_hand(game: Game, h: HandRecord, where: str, last: bool) -> None:
     hand = game.hand
     n = game.rules.players
@@ -213,10 +240,14 @@ def _replay_hand(game: Game, h: HandRecord, where: str, last: bool) -> None:
         if len(t.cards) > n:
             raise RecordError(f"{at}: a trick has {n} cards, not {len(t.cards)}")
         for c in t.cards:
+            if h.claim is not None and h.claim[1] == sum(len(x.cards) for x in hand.tricks) + len(hand.trick):
+                _check_claim(hand, h.claim, at)
             try:
                 game.play(c)
             except HeartsError as exc:
                 raise RecordError(f"{at}: {exc}") from None
+    if h.claim is not None and (hand.claim is None or hand.phase is Phase.PLAY):
+        raise RecordError(f"{where}: a claim is recorded after {h.claim[1]} cards, but the hand was not played out from there")
     if h.moon_choice is not None:
         if hand.phase is not Phase.MOON_CHOICE:
             raise RecordError(f"{where}: a moon choice is recorded, but no moon choice was due")
@@ -248,6 +279,8 @@ def _hand_to_dict(h: HandRecord) -> dict[str, Any]:
         "moon_choice": None if h.moon_choice is None else h.moon_choice.value,
         "points": _list(h.points),
         "totals": _list(h.totals),
+        # Only a claimed hand has the field, so that every other record reads as before.
+        **({} if h.claim is None else {"claim": {"seat": h.claim[0], "after": h.claim[1]}}),
     }
 
 
@@ -316,6 +349,7 @@ def _hand_from_dict(data: Any, index: int, players: int) -> HandRecord:
         moon,
         None if points is None else _ints(_get(data, "points", list, where), f"{where} points"),
         None if totals is None else _ints(_get(data, "totals", list, where), f"{where} totals"),
+        _claim_from_dict(data, where, players),
     )
 
 

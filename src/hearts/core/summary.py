@@ -65,6 +65,8 @@ class HandSummary:
     moon_option: MoonOption | None
     scores: tuple[int, ...] | None  #: the hand's scores, once it is over
     totals: tuple[int, ...] | None  #: the running totals after the hand, once it is over
+    #: ``(seat, cards played before it)`` when a seat claimed the rest of the hand (hearts.core.claim)
+    claim: tuple[int, int] | None = None
 
     @property
     def finished(self) -> bool:
@@ -117,6 +119,7 @@ class HandSummary:
             moon_option=hand.moon_option,
             scores=hand.scores if over else None,
             totals=totals if over else None,
+            claim=hand.claim,
         )
 
     def moon_words(self, names: tuple[str, ...] | list[str]) -> str | None:
