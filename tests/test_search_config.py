@@ -37,8 +37,8 @@ def test_a_variant_is_written_as_text_wherever_a_player_is_named() -> None:
     player = make_player(spec, seed=1)
     assert player.config == EXPERT.replace(rollout="medium", worlds=500)  # type: ignore[attr-defined]
     assert parse_player("hard:worlds=30").label == "hard:worlds=30"
-    assert parse_variant("HARD", "search-pass=false, prior_margin=0.5") == HARD.replace(
-        search_pass=False, prior_margin=0.5
+    assert parse_variant("EXPERT", "moon-safe-passes=false, prior_margin=0.5") == EXPERT.replace(
+        moon_safe_passes=False, prior_margin=0.5
     )
 
 
@@ -51,7 +51,7 @@ def test_a_variant_is_written_as_text_wherever_a_player_is_named() -> None:
         ("expert:worlds=many", "worlds must be a whole number, not 'many'"),
         ("hard:budget=-1", "hard: budget must be positive seconds, not -1.0"),
         ("hard:noise=2", "hard: noise must be a number from 0 to 1, not 2.0"),
-        ("hard:search_pass=perhaps", "search_pass must be true or false, not 'perhaps'"),
+        ("hard:moon_safe_passes=perhaps", "moon_safe_passes must be true or false, not 'perhaps'"),
         ("hard:miss_weight=0", "hard: miss_weight must be a number above 0 and at most 1, not 0.0"),
         ("hard:rollout", "'rollout' is not knob=value (as in rollout=medium)"),
         ("medium:worlds=3", "'medium' has no search settings: only hard and expert do"),

@@ -143,7 +143,7 @@ def _checked_decide(decide: Callable[[Player, SeatView], Any]) -> Callable[[Play
         shown = answer.symbol() if isinstance(answer, Card) else repr(answer)
         raise TypeError(
             f"{type(self).__name__}.decide returned {shown} (a {type(answer).__name__}), not a Decision: return the "
-            "move with a reason, e.g. `return Decision(PlayCard(view.seat, card), \"lowest safe card\")` "
+            'move with a reason, e.g. `return Decision(PlayCard(view.seat, card), "lowest safe card")` '
             "(PassCards(view.seat, cards) for a pass, ChooseMoon(view.seat, option) for the moon), "
             "or leave decide() to Player and write choose_play(view) returning (card, reason)"
         )

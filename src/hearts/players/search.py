@@ -122,9 +122,6 @@ class SearchPlayer(Player):
 
     def choose_pass(self, view: SeatView) -> tuple[CardSet, str]:
         deadline = self._deadline()
-        self.last = None
-        if not self.config.search_pass:
-            return self.passing.reference_pass(view)
         chosen, why, self.last = self.passing.search(view, self.view_rng(view), deadline)
         return chosen, why
 
@@ -321,9 +318,9 @@ class SearchPlayer(Player):
 
     def value_options(self, view: SeatView, passes: tuple[CardSet, ...] = ()) -> Valuation:
         """This seat's decision now, made exactly as :meth:`decide` makes it (the same worlds, random
-        numbers and choice), with the search's measure of every option kept. In the pass phase the
-        pass is searched (whatever ``search_pass`` says) and ``passes`` are valued beside the
-        search's own candidates (a review values the pass that was made)."""
+        numbers and choice), with the search's measure of every option kept. In the pass phase
+        ``passes`` are valued beside the search's own candidates (a review values the pass that was
+        made)."""
         from hearts.core import Phase
         from hearts.players.valuation import valuation_of
 

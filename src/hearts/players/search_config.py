@@ -65,7 +65,6 @@ class SearchConfig:
     early_threat_slope: float = 25.0  #: how steeply that chance rises with the strength
     pass_miss_weight: float = 0.3  #: reading an early threat's pass: the weight of a card a model would not pass
     early_defence_share: float = 0.5  #: from this share of worlds where it runs, the prior is medium's defence
-    search_pass: bool = True  #: whether the pass is searched (else medium's reference pass is kept)
     pass_opponents: str = "medium"  #: the other seats' policy in the pass search (:data:`PASS_OPPONENTS`)
     moon_safe_passes: bool = False  #: the reference pass keeps A♥ K♥ Q♥; passes keeping them are searched too
     pass_candidates: int = 12  #: passes searched at most (the reference pass counts as one)
@@ -104,7 +103,7 @@ class SearchConfig:
         for knob, choices in (("rollout", ROLLOUTS), ("prior", PRIORS), ("pass_opponents", PASS_OPPONENTS)):
             if getattr(self, knob) not in choices:
                 raise bad(knob, "one of " + ", ".join(choices))
-        for knob in ("search_pass", "moon_safe_passes"):
+        for knob in ("moon_safe_passes",):
             if not isinstance(getattr(self, knob), bool):
                 raise bad(knob, "true or false")
 
