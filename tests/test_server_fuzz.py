@@ -93,6 +93,9 @@ GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "hint": {},
     "sync": {},
     "ping": {},
+    "chat": {"text": st.text(max_size=220) | st.sampled_from(["<script>alert(1)</script>", "hi\u0007", "\u202e", ""])},
+    "back": {},
+    "rematch": {},
 }
 
 

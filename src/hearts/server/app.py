@@ -26,9 +26,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from hearts.core import PRESETS, HeartsError, Rules
 from hearts.core.rules import MoonScoring, OpeningLead, PassDirection, TieRule
 from hearts.players import LEVELS
-from hearts.server import history_routes
+from hearts.server import community_routes, history_routes
 from hearts.server.bodies import BodyLimit
 from hearts.server.driver import hint_level
+from hearts.server.limits import TableLimits
 from hearts.server.manager import TableManager
 from hearts.server.params import HandNumber, PlainText, TableId, cookie_player, table_links
 from hearts.server.privacy import PLAYER_COOKIE, PLAYER_COOKIE_AGE, client_keys, new_identity, valid_identity
@@ -108,6 +109,7 @@ class Connection:
         self.ws = ws
         self.seat = seat
         self.player = cookie_player(ws.cookies)  #: the browser identity's player key (None: none sent)
+        self.name: str | None = None  #: a spectator's chosen name (shown with what they say in the chat)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE_LIMIT)
         self.closing = False
         self.close_code = CLOSE_NORMAL
@@ -190,6 +192,7 @@ def create_app(
     limits: Limits | None = None,
     warm_up: bool = False,
     review_worlds: int | None = None,
+    table_limits: TableLimits | None = None,
 ) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
@@ -199,10 +202,11 @@ def create_app(
     computer players' compiled kernels in the background and start the hint process with its player
     loaded (``hearts serve`` does; tests that never seat a search player leave it off);
     ``review_worlds``: the worlds the expert samples per decision of a hand review (default: the
-    review's own, :data:`hearts.review.DEFAULT_WORLDS`)."""
+    review's own, :data:`hearts.review.DEFAULT_WORLDS`); ``table_limits``: how many tables a browser
+    may make (an address: three times as many; see docs/server.md, Limits)."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, review_worlds=review_worlds, **({} if abandon_after is None else {"abandon_after": abandon_after}))
+    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, review_worlds=review_worlds, table_limits=table_limits, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -296,12 +300,22 @@ def create_app(
         }
 
     async def _create(spec: TableSpec, request: Request) -> LiveTable:
+        creator = cookie_player(request.cookies)
+        address = request.client.host if request.client is not None else "unknown"
+        refused = manager.creation_refusal(creator, address)
+        if refused:
+            raise HTTPException(429, refused)
         try:
             rules = Rules.from_dict(spec.rules, preset=spec.preset)  # the options read as every face reads them
             seats: list[tuple[str, str | None, str | None]] = [(s.kind, s.level, s.name) for s in spec.seats]
-            return await manager.create(rules, seats, spec.options, spec.seed, creator=cookie_player(request.cookies))
+            table = await manager.create(rules, seats, spec.options, spec.seed, creator=creator)
         except (HeartsError, ValueError, TypeError) as exc:
             raise HTTPException(422, str(exc)) from None
+        manager.address_of[table.id] = address
+        people = [s.seat for s in table.seats if s.kind == "human"]
+        if table.public and creator is not None and people:
+            await manager.sit(table, creator, people[0])  # the creator's seat is theirs; the others are the lobby's
+        return table
 
     @app.post("/api/tables", tags=["tables"])
     async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
@@ -343,6 +357,7 @@ def create_app(
         return {"filled": seats}
 
     history_routes.register(app, manager, storage)
+    community_routes.register(app, manager, Connection, page)
 
     # -- websocket ------------------------------------------------------------------------------
 
@@ -364,6 +379,8 @@ def create_app(
             return
         manager.connections.open(table.id, seat, address)
         conn = Connection(ws, seat)
+        if seat is None and conn.player is not None:
+            conn.name = await manager.display_name(conn.player)
         limiter = RateLimiter()
         disconnected = False
         pacer = Pacer()

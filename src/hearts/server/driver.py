@@ -187,10 +187,17 @@ class SeatDriver:
         after = table.options.get("standin_after")
         for seat in table.game.to_move:  # every seat owing a move is a person's now
             s = table.seats[seat]
+            plans = []
+            if s.joined and table.clocked_out(seat):
+                plans.append((seat, "stand-in", 0.0))  # the clock gave the seat to its stand-in
             if s.joined and not s.clients and after is not None:
-                wait = max(0.0, s.away_since + float(after) - now)
-                if best is None or wait < best[2]:
-                    best = (seat, "stand-in", wait)
+                plans.append((seat, "stand-in", max(0.0, s.away_since + float(after) - now)))
+            due = table.deadline(seat)
+            if due is not None:  # the turn clock: when it runs out, the hint's move is made for the seat
+                plans.append((seat, "clock", max(0.0, due - time.time())))
+            for plan in plans:
+                if best is None or plan[2] < best[2]:
+                    best = plan
         return best
 
     @property
@@ -200,8 +207,9 @@ class SeatDriver:
     def _player(self, seat: int, actor: str) -> Player:
         table = self.table
         s = table.seats[seat]
-        if actor == "stand-in":
+        if actor in ("stand-in", "clock"):
             level = table.options.get("standin_level") or hint_level()
+            actor = "stand-in"  # the clock's move is the one the stand-in (the hint's level) would make
         elif actor == "bot" and self.faults[seat] is not None:
             actor, level = "stand-in", bot_stand_in_level()  # the bot faulted before a restart: it stays out
         else:

@@ -17,17 +17,25 @@ from hearts.core import Game, Rules, seat_name
 from hearts.players import LEVELS
 from hearts.players.again import AgainError, DealAgain
 from hearts.players.registry import bot_spec
+from hearts.server.community import Community, GameResult, LimitReached
 from hearts.server.driver import think_pool, warm_hints
+from hearts.server.limits import SlidingWindow, TableLimits, table_refusal
+from hearts.server.lobby import LobbyHub, is_standard
+from hearts.server.names import NameRefused, clean_name, suggest_name
 from hearts.server.persist import FinishedGames, record_through, replay
 from hearts.server.privacy import seat_key
+from hearts.server.protocol import encode
 from hearts.server.reviews import Reviews
 from hearts.server.share import ConnectionLimits, Limits
 from hearts.server.storage import SeatRow, Storage, TableRow
-from hearts.server.table import DEFAULT_OPTIONS, LiveTable
+from hearts.server.table import CHAT_BURST, CHAT_WINDOW, DEFAULT_OPTIONS, PUBLIC_CLOCK, LiveTable
 from hearts.server.upkeep import ABANDON_AFTER_HOURS, fill_refusal, sweep
 from hearts.server.writer import GroupWriter
 
 log = logging.getLogger("hearts.server")
+
+#: An address (a household, a classroom) may make this many times what one browser may.
+ADDRESS_FACTOR = 3
 
 
 def new_token() -> str:
@@ -46,6 +54,7 @@ class TableManager:
         abandon_after: float = ABANDON_AFTER_HOURS * 3600,
         limits: Limits | None = None,
         review_worlds: int | None = None,
+        table_limits: TableLimits | None = None,
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
@@ -62,6 +71,15 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self.finished_games = FinishedGames()
         self.reviews = Reviews(self, worlds=review_worlds)
+        self.community = Community(storage.engine)
+        self.lobby = LobbyHub(self)
+        self.chat_limit = SlidingWindow(CHAT_BURST, CHAT_WINDOW)
+        self.table_limits = table_limits or TableLimits()
+        self.address_limits = TableLimits(self.table_limits.per_minute * ADDRESS_FACTOR, self.table_limits.open_at_once * ADDRESS_FACTOR)
+        self._made_by_player = SlidingWindow(self.table_limits.per_minute, 60.0)
+        self._made_by_address = SlidingWindow(self.address_limits.per_minute, 60.0)
+        self.address_of: dict[str, str] = {}  #: table id -> the address that made it (this process's tables)
+        self._background: set[asyncio.Task[Any]] = set()
 
     async def start(self, warm: bool = False) -> None:
         """Start the writer and the checkpointer, and resume every unfinished table. ``warm``: start
@@ -80,6 +98,7 @@ class TableManager:
         if ids:
             log.info("resumed %d tables", len(ids))
         self._sweeper = asyncio.get_running_loop().create_task(sweep(self), name="hearts-abandon")
+        self.lobby.start()
 
     async def _checkpoints(self, every: float = 2.0) -> None:
         """Checkpoint SQLite's log every few seconds on a thread of its own (see Storage.checkpoint)."""
@@ -96,6 +115,7 @@ class TableManager:
             executor.shutdown(wait=False)
 
     async def stop(self) -> None:
+        self.lobby.stop()
         if self._checkpointer is not None:
             self._checkpointer.cancel()
         if self._sweeper is not None:
@@ -119,6 +139,9 @@ class TableManager:
             if row is None:
                 return None
             table = LiveTable(self, row)
+            chat = await asyncio.to_thread(self.community.chat, table_id)
+            table.chat_log.extend(chat)
+            table.chat_n = chat[-1]["n"] if chat else 0
             self.tables[table_id] = table
             for s in table.seats:
                 if s.token:
@@ -197,7 +220,11 @@ class TableManager:
             if key not in DEFAULT_OPTIONS:
                 raise ValueError(f"unknown table option {key!r}: known are {', '.join(DEFAULT_OPTIONS)}")
             opts[key] = value
+        if opts.get("public") is True and "clock" not in (options or {}):
+            opts["clock"] = dict(PUBLIC_CLOCK)  # strangers must not be able to stall a table
         _check_options(opts)
+        if opts["public"] and seed is not None:
+            raise ValueError("a public table cannot have a chosen seed: its games are rated, so nobody may know the deals")
         rows: list[SeatRow] = []
         names = []
         for i, (kind, level, name) in enumerate(seats):
@@ -227,7 +254,190 @@ class TableManager:
         table = await self.get(row.id)
         assert table is not None
         table.kick()
+        if table.public:
+            self.spawn(self.lobby.publish(table))
         return table
+
+    # -- people, the lobby, ratings, rematches ---------------------------------------------
+
+    def spawn(self, job: Any) -> None:
+        """Run ``job`` (a coroutine) in the background, its failure logged, never lost."""
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._background.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("background work failed: %r", t.exception())
+
+        task.add_done_callback(done)
+
+    def reserved_names(self) -> set[str]:
+        """Names no person may take: the computer levels' and the registered bots'."""
+        return {*LEVELS, *self.bots}
+
+    async def choose_name(self, player: str, text: str) -> str:
+        """Give ``player`` the name ``text``; raise NameRefused or LimitReached saying why not."""
+        name = clean_name(text, self.reserved_names())
+        person = await self.writer.run(self.community.set_name, player, name)
+        return person.name
+
+    async def display_name(self, player: str | None) -> str | None:
+        """The name ``player`` chose, if any."""
+        if player is None:
+            return None
+        person = await asyncio.to_thread(self.community.person, player)
+        return None if person is None else person.name
+
+    async def name_or_suggestion(self, player: str) -> str:
+        """The person's name; one is suggested and kept for them if they have none (Play now never waits)."""
+        name = await self.display_name(player)
+        if name is not None:
+            return name
+        for _ in range(5):
+            suggestion = suggest_name(self.community.name_taken)
+            try:
+                return await self.choose_name(player, suggestion)
+            except (NameRefused, LimitReached):
+                continue
+        raise NameRefused("no free name could be found: choose one")
+
+    async def named_seat(self, table: LiveTable, seat: int) -> None:
+        """A person took ``seat``: the seat carries the name they chose, at a public table, or where the
+        seat still has its default name (an invited seat the creator named keeps that name)."""
+        s = table.seats[seat]
+        if s.player is None or not s.player.startswith("person:"):
+            return
+        name = await self.display_name(s.player)
+        if name is None or name == table.names[seat]:
+            return
+        if not table.public and table.names[seat] != seat_name(seat, table.rules.players):
+            return
+        table.names[seat] = name
+        table.game.names = tuple(table.names)
+        await self.writer.run(self.storage.set_names, table.id, list(table.names))
+
+    def creation_refusal(self, player: str | None, address: str) -> str | None:
+        """Why one more table from this browser (``player``) or ``address`` is refused now, or None."""
+        now = time.monotonic()
+        live = [t for t in self.tables.values() if not t.game.is_over and not t.abandoned]
+        if player is not None:
+            open_now = sum(1 for t in live if t.creator == player)
+            made = 0.0 if open_now >= self.table_limits.open_at_once > 0 else self._made_by_player.wait(player, now)
+            refused = table_refusal(made, open_now, self.table_limits, "your browser")
+            if refused:
+                return refused
+        if self.connections.limits.per_address:
+            open_now = sum(1 for t in live if self.address_of.get(t.id) == address)
+            made = 0.0 if open_now >= self.address_limits.open_at_once > 0 else self._made_by_address.wait(address, now)
+            return table_refusal(made, open_now, self.address_limits, "your address")
+        return None
+
+    async def sit(self, table: LiveTable, player: str, seat: int | None = None) -> int:
+        """Give the person ``player`` a free seat of a public table (``seat``, or the first free one):
+        it is theirs at once (nobody else can take it), and their link opens it. A person who already
+        sits there gets their own seat back. Raise ValueError saying why not."""
+        if not table.public:
+            raise ValueError("that table is private: its seats are taken by invite links")
+        if table.game.is_over or table.abandoned:
+            raise ValueError("that game is over: choose another table")
+        async with table.lock:
+            mine = [s.seat for s in table.seats if s.player == player]
+            if mine:
+                return mine[0]
+            free = [s.seat for s in table.seats if s.kind == "human" and not s.joined]
+            if not free:
+                raise ValueError("that table has no free seat now: watch it, or choose another")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise ValueError(f"seat {seat + 1} is not free: the free seats are {', '.join(str(f + 1) for f in free)}")
+            s = table.seats[seat]
+            s.joined, s.player = True, player
+            table.joined_at[seat] = time.time()
+            await self.writer.run(self.storage.update_seat, table.id, seat, joined=True, player=player)
+            await self.named_seat(table, seat)
+            table.broadcast_presence()
+        table.kick()
+        await self.lobby.publish(table)
+        return seat
+
+    async def play_now(self, player: str, address: str, level: str = "medium") -> tuple[LiveTable, int]:
+        """Seat ``player`` at once: at the fullest waiting public table with standard rules, or at a
+        new public one with computers in the other seats, started now."""
+        await self.name_or_suggestion(player)
+        waiting = [
+            t for t in self.tables.values()
+            if t.public and is_standard(t.rules) and not t.game.is_over and not t.abandoned and not t.closed
+            and any(s.kind == "human" and not s.joined for s in t.seats)
+        ]  # fmt: skip
+        waiting.sort(key=lambda t: (-sum(1 for s in t.seats if s.joined and s.kind == "human"), t.created_at))
+        for table in waiting:
+            try:
+                return table, await self.sit(table, player)
+            except ValueError:
+                continue
+        refused = self.creation_refusal(player, address)
+        if refused:
+            raise LimitReached(refused)
+        rules = Rules()
+        seats: list[tuple[str, str | None, str | None]] = [("human", None, None)] + [("computer", level, None)] * (rules.players - 1)
+        table = await self.create(rules, seats, {"public": True}, creator=player)
+        self.address_of[table.id] = address
+        return table, await self.sit(table, player, 0)
+
+    def game_over(self, table: LiveTable) -> None:
+        """A table's game ended: rate it (a public table's), and take it off the lobby."""
+        if table.public and not table.practice:
+            results = [
+                GameResult(s.key, table.names[s.seat], table.game.totals[s.seat], s.seat in table.game.winners, len(table.game.finished))
+                for s in table.seats
+            ]
+            self.spawn(self.writer.run(self.community.rate_game, table.id, results))
+        if table.public:
+            self.spawn(self.lobby.publish(table))
+
+    async def rematch(self, table: LiveTable, seat: int) -> str | None:
+        """``seat`` says "play again" at the end of a game: once every person still at the table has,
+        a new table with the same rules and options starts, the same people in the same seats (the
+        seats of people who left are free: a public table lists them in the lobby), and each person's
+        connections are sent their new seat's link. Returns an error text or None."""
+        if not table.game.is_over:
+            return "a rematch is offered once the game is over"
+        if table.rematch_table is not None:
+            return None
+        s = table.seats[seat]
+        if s.kind != "human":
+            return "only a person's seat can ask for a rematch"
+        table.rematch.add(seat)
+        present = {x.seat for x in table.seats if x.kind == "human" and x.clients}
+        if not present <= table.rematch:
+            table.broadcast_presence()
+            return None
+        seats: list[tuple[str, str | None, str | None]] = [
+            ("human", None, table.names[x.seat] if x.seat in table.rematch else None) if x.kind == "human" else (x.kind, x.level, table.names[x.seat])
+            for x in table.seats
+        ]
+        options = {k: v for k, v in table.options.items() if k in DEFAULT_OPTIONS}
+        new = await self.create(table.rules, seats, options, creator=table.creator)
+        table.rematch_table = new.id
+        for x in table.seats:
+            if x.seat in table.rematch and x.player is not None:
+                n = new.seats[x.seat]
+                n.joined, n.player = True, x.player
+                await self.writer.run(self.storage.update_seat, new.id, x.seat, joined=True, player=x.player)
+        for x in table.seats:
+            token = new.seats[x.seat].token if x.seat in table.rematch else None
+            text = encode({"type": "rematch", "table": new.id, "play": f"/play/{token}" if token else None, "watch": f"/watch/{new.watch_token}"})
+            for c in list(x.clients):
+                c.send(text)
+        for c in list(table.spectators):
+            c.send(encode({"type": "rematch", "table": new.id, "play": None, "watch": f"/watch/{new.watch_token}"}))
+        table.broadcast_presence()
+        if new.public:
+            await self.lobby.publish(new)
+        new.kick()
+        return None
 
     async def again(self, table_id: str, hand: int, seat: int, level: str, creator: str | None = None) -> LiveTable:
         """A practice table that deals finished hand ``hand`` (0-based) of table ``table_id`` again:
@@ -281,6 +491,8 @@ class TableManager:
                     filled.append(s.seat)
             table.broadcast_presence()
         table.kick()
+        if table.public and filled:
+            self.spawn(self.lobby.publish(table))
         return filled
 
 
@@ -295,3 +507,16 @@ def _check_options(opts: dict[str, Any]) -> None:
     level = opts["standin_level"]
     if level is not None and (not isinstance(level, str) or level not in LEVELS):
         raise ValueError(f"table option 'standin_level' must be one of {', '.join(LEVELS)}, not {level!r}")
+    for key in ("public", "spectator_chat"):
+        if not isinstance(opts[key], bool):
+            raise ValueError(f"table option {key!r} must be true or false, not {opts[key]!r}")
+    wait = opts["wait"]
+    if not isinstance(wait, (int, float)) or isinstance(wait, bool) or not 0 <= wait <= 600:
+        raise ValueError(f"table option 'wait' must be seconds from 0 to 600 (how long free seats wait for people), not {wait!r}")
+    clock = opts["clock"]
+    if clock is not None:
+        if not isinstance(clock, dict) or set(clock) != {"play", "pass"}:
+            raise ValueError(f"table option 'clock' must be null or {{\"play\": seconds, \"pass\": seconds}}, not {clock!r}"[:200])
+        for part, value in clock.items():
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 1 <= value <= 600:
+                raise ValueError(f"the turn clock's {part!r} must be seconds from 1 to 600, not {value!r}"[:200])

@@ -106,7 +106,26 @@ class Fill(_Message):
     level: str | None = Field(None, max_length=24, description="a computer level such as 'medium'")
 
 
-ClientMessage = Play | Pass | Moon | Hint | Sync | Ping | Fill
+class Chat(_Message):
+    """Say something to the table (players and spectators)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=2000, description="text of at most 200 characters")
+
+
+class Back(_Message):
+    """Take the seat back from the stand-in the turn clock gave it."""
+
+    type: Literal["back"]
+
+
+class Rematch(_Message):
+    """At the end of a game: play again, the same seats and rules."""
+
+    type: Literal["rematch"]
+
+
+ClientMessage = Play | Pass | Moon | Hint | Sync | Ping | Fill | Chat | Back | Rematch
 MoveMessage = Play | Pass | Moon
 
 #: Every message type a client may send, by its ``type``.
@@ -118,6 +137,9 @@ MESSAGES: dict[str, type[ClientMessage]] = {
     "sync": Sync,
     "ping": Ping,
     "fill": Fill,
+    "chat": Chat,
+    "back": Back,
+    "rematch": Rematch,
 }
 CLIENT_TYPES = tuple(MESSAGES)
 MOVE_TYPES = ("play", "pass", "moon")

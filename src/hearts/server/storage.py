@@ -288,6 +288,11 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat)).values(**values))
 
+    def set_names(self, table_id: str, names: list[str]) -> None:
+        """The seats' names (a person who sat brings the name they chose)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
+
     def set_status(self, table_id: str, status: str) -> None:
         """Mark a table ``playing``, ``over`` or ``abandoned``."""
         with self.engine.begin() as conn:
@@ -325,7 +330,7 @@ class Storage:
                 .where(actions_t.c.table_id == table_id)
                 .order_by(actions_t.c.seq)
             ):
-                actions.append({"seq": r.seq, "move": json.loads(r.move), "actor": r.actor})
+                actions.append({"seq": r.seq, "move": json.loads(r.move), "actor": r.actor, "at": r.at})
                 last_move_at = r.at
         return TableRow(
             id=t["id"],

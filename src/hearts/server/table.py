@@ -11,14 +11,16 @@ moves of computer seats and stand-ins; every move, a person's or a computer's, g
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hearts.core import Event, HandScored, HandStarted, HeartsError, Move
 from hearts.server.driver import SeatDriver, hint_level
 from hearts.server.hands import hand_detail
-from hearts.server.messages import ClientMessage, Fill, Moon, Pass, Play
+from hearts.server.messages import Chat, ClientMessage, Fill, Moon, Pass, Play
 from hearts.server.persist import action_write, again_of, new_game, stored_moves
 from hearts.server.privacy import client_keys, player_key, seat_key
 from hearts.server.protocol import encode, events_for
@@ -34,7 +36,22 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "think": 1.0,  # time budget handed to computer players, in seconds
     "standin_after": None,  # seconds after which an away person's seat is played by a computer (None: wait)
     "standin_level": None,  # the level of that stand-in (None: the best installed level)
+    "public": False,  # listed in the lobby: anyone may take a free seat, watch, and the game is rated
+    "wait": 60,  # seconds a public table's free seats wait for people before computers take them
+    "clock": None,  # the turn clock, {"play": seconds, "pass": seconds} (None: none; public tables: PUBLIC_CLOCK)
+    "spectator_chat": True,  # players see spectators' messages during a hand (False: only between hands)
 }
+#: The turn clock a public table gets unless its creator chose another.
+PUBLIC_CLOCK = {"play": 20, "pass": 40}
+#: Moves in a row the clock makes for a seat before the seat goes to its stand-in.
+CLOCK_STRIKES = 3
+#: Characters a chat message may hold.
+CHAT_LENGTH = 200
+#: Chat messages a sender may send within CHAT_WINDOW seconds.
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+#: Chat messages a table keeps in memory for the welcome of a client that (re)connects.
+CHAT_KEPT = 100
 
 
 class Sender(Protocol):
@@ -43,6 +60,7 @@ class Sender(Protocol):
 
     seat: int | None
     hinting: bool
+    player: str | None
 
     def send(self, text: str) -> None: ...
 
@@ -102,8 +120,22 @@ class LiveTable:
         #: each seat's latest move and who made it (see _stale: a repeated move is told apart)
         self.last_move: list[Move | None] = [None] * self.rules.players
         self.last_actor: list[str | None] = [None] * self.rules.players
+        self.public = bool(self.options.get("public"))
+        #: wall-clock times the turn clock counts from: the last move, and the start of the hand
+        self.turn_at = self.hand_at = row.created_at
+        self.joined_at = [0.0] * self.rules.players  #: when each seat's person sat (the clock waits for them)
+        self.clock_strikes = [0] * self.rules.players  #: moves in a row the clock made for each seat
+        self.chat_log: collections.deque[dict[str, Any]] = collections.deque(maxlen=CHAT_KEPT)
+        self.chat_n = 0  #: chat messages said at the table (loaded with it)
+        self.rematch: set[int] = set()  #: seats whose people said "play again"
+        self.rematch_table: str | None = None  #: the table the rematch was made at
         for action, move in stored_moves(row):  # rebuild by replaying every stored move through the engine
             events = self.game.apply(move)
+            self.turn_at = action.get("at") or self.turn_at
+            if any(isinstance(e, HandStarted) for e in events):
+                self.hand_at = self.turn_at
+            actor = action.get("actor")
+            self.clock_strikes[move.seat] = self.clock_strikes[move.seat] + 1 if actor == "clock" else 0 if actor == "human" else self.clock_strikes[move.seat]
             self.seq = action["seq"]
             self.seat_seq[move.seat] = self.seq
             if action.get("actor") == "stand-in" and self.seats[move.seat].kind == "bot":
@@ -128,7 +160,8 @@ class LiveTable:
                     "level": s.level,
                     "joined": s.joined or s.kind != "human",
                     "connected": s.connected if s.kind == "human" else True,
-                    "stand_in": driver.stand_in[s.seat] or driver.faults[s.seat] is not None,
+                    "stand_in": driver.stand_in[s.seat] or driver.faults[s.seat] is not None or self.clocked_out(s.seat),
+                    "clocked_out": self.clocked_out(s.seat),
                     **driver.stand_in_label(s.seat),
                     **self._presence(s, now),
                 }
@@ -146,7 +179,46 @@ class LiveTable:
             "practice": self.practice,
             "again_of": None if self.again_from is None else {"table": self.again_from[0], "hand": self.again_from[1]},
             "status": "abandoned" if self.abandoned else "over" if self.game.is_over else "playing",
+            "public": self.public,
+            "clock": self.clock_left(),
+            "rematch": {"accepted": sorted(self.rematch), "table": self.rematch_table} if self.game.is_over else None,
         }
+
+    # -- the turn clock -------------------------------------------------------------------
+
+    def clock_limits(self) -> dict[str, float] | None:
+        """The turn clock's seconds to pass and to play, or None: this table has no clock."""
+        clock = self.options.get("clock")
+        return None if not clock else {k: float(v) for k, v in clock.items()}
+
+    def clocked_out(self, seat: int) -> bool:
+        """The clock moved for ``seat`` so often in a row that its stand-in plays it until the person is back."""
+        return self.clock_strikes[seat] >= CLOCK_STRIKES
+
+    def deadline(self, seat: int) -> float | None:
+        """When (wall-clock time) the clock moves for ``seat``, or None: no clock runs for it now. It
+        runs for a person who sat and owes a move, from when their turn came (or they sat)."""
+        limits = self.clock_limits()
+        s = self.seats[seat]
+        if limits is None or s.kind != "human" or not s.joined or seat not in self.game.to_move or self.game.is_over:
+            return None
+        if self.clocked_out(seat) or self.abandoned:
+            return None
+        passing = self.game.phase.value == "pass"
+        start = max(self.hand_at if passing else self.turn_at, self.joined_at[seat])
+        return start + limits["pass" if passing else "play"]
+
+    def clock_left(self) -> dict[str, float] | None:
+        """Seconds left on the clock for each seat it runs for now (by seat number as text), or None: no clock."""
+        if self.clock_limits() is None:
+            return None
+        now = time.time()
+        out = {}
+        for seat in self.game.to_move:
+            due = self.deadline(seat)
+            if due is not None:
+                out[str(seat)] = round(max(0.0, due - now), 1)
+        return out
 
     def _presence(self, s: Seat, now: float) -> dict[str, float | None]:
         """How long a person who joined and dropped has been away (``away_for``, seconds) and in how
@@ -176,8 +248,16 @@ class LiveTable:
                 "last_hand": self.last_hand,
                 "watch_token": self.watch_token if seat is not None else None,
                 "hint_level": hint_level(),
+                "chat": [c for c in self.chat_log if self.chat_visible(c, seat)],
             }
         )
+
+    def chat_visible(self, said: dict[str, Any], seat: int | None) -> bool:
+        """Whether a client at ``seat`` (None: a spectator) is shown a chat message now: a spectator's
+        message reaches players during a hand only if the table's ``spectator_chat`` option allows."""
+        if seat is None or not said["spectator"] or self.options.get("spectator_chat", True):
+            return True
+        return self.game.is_over or said["hand"] <= self.game.hand_number  # the hand it was said in is over
 
     def broadcast_presence(self) -> None:
         """Tell every client the table's public facts again (who is here, who stands in)."""
@@ -206,7 +286,12 @@ class LiveTable:
                     s.joined = True
                     s.player = s.player or getattr(client, "player", None) or (seat_key(s.token) if s.token else None)
                     await self.manager.writer.run(self.manager.storage.update_seat, self.id, seat, joined=True, player=s.player)
+                    self.joined_at[seat] = time.time()
+                    await self.manager.named_seat(self, seat)
+                    if self.public:
+                        self.manager.spawn(self.manager.lobby.publish(self))
                 self.driver.stand_in[seat] = False
+                self.clock_strikes[seat] = 0
             client.send(self.welcome(seat))
             self.broadcast_presence()
         self.kick()
@@ -241,6 +326,8 @@ class LiveTable:
         if kind == "sync":
             client.send(self.welcome(seat))
             return None
+        if isinstance(message, Chat):
+            return await self.say(client, message.text)
         if seat is None:
             return f"spectators cannot send {kind!r}: open the table with a seat's link to play"
         if self.abandoned:
@@ -254,6 +341,15 @@ class LiveTable:
                 return await self.driver.hint(client)
             finally:
                 client.hinting = False
+        if kind == "back":
+            if self.clock_strikes[seat]:
+                self.clock_strikes[seat] = 0
+                self.driver.stand_in[seat] = False
+                self.broadcast_presence()
+                self.kick()
+            return None
+        if kind == "rematch":
+            return await self.manager.rematch(self, seat)
         if isinstance(message, Fill):
             level = message.level or "random"
             try:
@@ -319,7 +415,13 @@ class LiveTable:
         kinds = ["fault" if self.driver.faults[s.seat] else s.kind for s in self.seats]
         write = action_write(self.id, seq, move, actor, events, after, self.names, kinds, [s.key for s in self.seats])
         await self.manager.writer.submit(write)
-        self.last_move_at = time.time()
+        self.last_move_at = self.turn_at = time.time()
+        if any(isinstance(e, HandStarted) for e in events):
+            self.hand_at = self.turn_at
+        if actor == "clock":
+            self.clock_strikes[move.seat] += 1
+        elif actor == "human":
+            self.clock_strikes[move.seat] = 0
         self.game = after
         self.seq = seq
         self.seat_seq[move.seat] = seq
@@ -327,8 +429,15 @@ class LiveTable:
         self._note_finished(events)
         finished = any(isinstance(e, HandScored) for e in events)
         self._announce(events, finished_hand=self.last_hand if finished else None, actor=actor)
+        if finished and not self.options.get("spectator_chat", True):
+            self._release_chat()
+        if actor == "clock" and self.clock_strikes[move.seat] == CLOCK_STRIKES:
+            self.broadcast_presence()  # the seat shows its stand-in, and the person's page says how to come back
+        if finished and self.public and not self.game.is_over:
+            self.manager.spawn(self.manager.lobby.publish(self))  # the lobby shows the hands played
         if self.game.is_over:
             self.driver.release_players()
+            self.manager.game_over(self)
         return events
 
     def _note_finished(self, events: list[Event]) -> None:
@@ -339,7 +448,7 @@ class LiveTable:
                 self.last_hand = hand_detail(self.game, e.hand_number)  # the whole deal: public once the hand is over
 
     def _announce(self, events: list[Event], finished_hand: dict[str, Any] | None, actor: str) -> None:
-        base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand}
+        base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand, "clock": self.clock_left()}
         for s in self.seats:
             if s.clients:
                 text = encode(dict(base, events=events_for(events, s.seat), view=self.view_for(s.seat)))
@@ -349,6 +458,57 @@ class LiveTable:
             text = encode(dict(base, events=events_for(events, None), view=self.view_for(None)))
             for c in list(self.spectators):
                 c.send(text)
+
+    # -- chat -----------------------------------------------------------------------------------
+
+    async def say(self, client: Sender, text: str) -> str | None:
+        """Tell the table what ``client`` wrote; return why it was refused, or None. The text is kept
+        as written (pages show it as text, never as markup) once it passes the checks: not empty,
+        at most :data:`CHAT_LENGTH` characters, no control characters, and the sender within
+        :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds."""
+        text = text.strip()
+        if not text:
+            return "a chat message needs some text"
+        if len(text) > CHAT_LENGTH:
+            return f"a chat message has at most {CHAT_LENGTH} characters, not {len(text)}"
+        for ch in text:
+            if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch != "\u200d":
+                return f"a chat message may not hold control or invisible characters (U+{ord(ch):04X})"
+        seat = client.seat
+        sender = getattr(client, "player", None) or f"connection:{id(client)}"
+        wait = self.manager.chat_limit.wait(sender, time.monotonic())
+        if wait > 0:
+            return f"chat: at most {CHAT_BURST} messages in {CHAT_WINDOW:g} s; you can write again in {int(wait) + 1} s"
+        if seat is not None:
+            name = self.names[seat]
+        else:
+            name = await self.manager.display_name(getattr(client, "player", None)) or "spectator"
+        self.chat_n += 1
+        said = {
+            "n": self.chat_n, "at": time.time(), "seat": seat, "name": name, "spectator": seat is None,
+            "hand": self.game.hand_number + 1, "text": text,
+        }  # fmt: skip
+        await self.manager.writer.run(
+            self.manager.community.add_chat, self.id, said["n"], seat, name, said["hand"], text, said["at"]
+        )
+        self.chat_log.append(said)
+        message = encode({"type": "chat", **said})
+        for s in self.seats:
+            if self.chat_visible(said, s.seat):
+                for c in list(s.clients):
+                    c.send(message)
+        for c in list(self.spectators):
+            c.send(message)
+        return None
+
+    def _release_chat(self) -> None:
+        """A hand ended: its spectators' messages, held back from the players during it, reach them now."""
+        held = [c for c in self.chat_log if c["spectator"] and c["hand"] == len(self.game.finished)]
+        for said in held:
+            message = encode({"type": "chat", **said})
+            for s in self.seats:
+                for c in list(s.clients):
+                    c.send(message)
 
     def kick(self) -> None:
         """Something changed: let the driver look again at who must move."""

@@ -1,0 +1,62 @@
+"""Limits on what one person or address may ask of the server, each refusal saying which limit and
+when it lifts (``docs/server.md``, "Limits"): tables made, chat messages. Name changes are counted
+in the database (:meth:`hearts.server.community.Community.set_name`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+
+class SlidingWindow:
+    """At most ``count`` events per key within any ``window`` seconds.
+
+    >>> w = SlidingWindow(2, 10.0)
+    >>> w.wait("a", 0.0), w.wait("a", 1.0), w.wait("a", 2.0), w.wait("b", 2.0), w.wait("a", 10.5)
+    (0.0, 0.0, 8.0, 0.0, 0.0)
+    """
+
+    def __init__(self, count: int, window: float, keys: int = 100_000) -> None:
+        self.count = count
+        self.window = window
+        self.keys = keys
+        self._seen: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may act again (0: it may now, and this event is counted)."""
+        seen = self._seen.get(key)
+        if seen is None:
+            if len(self._seen) >= self.keys:  # forget the keys that have not acted within the window
+                self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - self.window}
+            seen = self._seen[key] = deque()
+        while seen and seen[0] <= now - self.window:
+            seen.popleft()
+        if self.count and len(seen) >= self.count:
+            return seen[0] + self.window - now
+        seen.append(now)
+        return 0.0
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """How many tables one browser identity, and one client address, may make (0: no limit)."""
+
+    per_minute: int = 10  #: tables made in any 60 seconds
+    open_at_once: int = 20  #: tables made and still being played
+
+
+def table_refusal(made_recently: float, open_now: int, limits: TableLimits, who: str) -> str | None:
+    """Why one more table from ``who`` ("your browser", "your address") is refused, or None.
+    ``made_recently``: seconds until the per-minute limit lets one more through (0: it does).
+
+    >>> table_refusal(0.0, 20, TableLimits(), "your browser")
+    'tables: at most 20 open at once from your browser; finish or leave one first (a game with nobody at it closes as abandoned)'
+    """
+    if limits.open_at_once and open_now >= limits.open_at_once:
+        return (
+            f"tables: at most {limits.open_at_once} open at once from {who}; finish or leave one first "
+            "(a game with nobody at it closes as abandoned)"
+        )
+    if made_recently > 0:
+        return f"tables: at most {limits.per_minute} a minute from {who}; the next one in {int(made_recently) + 1} s"
+    return None

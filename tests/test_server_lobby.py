@@ -1,0 +1,448 @@
+"""Meeting people at the server: names that stay, public tables and the live lobby, Play now, table
+chat, ratings and the leaderboard, the turn clock, rematches and the limits on each, through
+FastAPI's test client (two browsers are two clients with their own identity cookies)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from hearts.server.app import create_app
+from hearts.server.community import Community, GameResult
+from hearts.server.limits import TableLimits
+from hearts.server.names import NameRefused, clean_name
+from hearts.server.privacy import PLAYER_COOKIE, new_identity
+from test_server import Seat, choose  # pytest puts tests/ on the path (it has no __init__.py)
+
+
+class Browser:
+    """One person's browser: the test client with this browser's identity cookie on every request
+    (one client, so that every request runs on the served app's one event loop)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.identity = new_identity()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.client, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self.client.cookies.clear()
+            self.client.cookies.set(PLAYER_COOKIE, self.identity)
+            return method(*args, **kwargs)
+
+        return call
+
+
+@contextlib.contextmanager
+def people(tmp_path: Path, count: int = 2, **options: Any) -> Iterator[list[Any]]:
+    """``count`` browsers (each its own identity cookie) on one server."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0, **options)) as client:
+        yield [Browser(client) for _ in range(count)]
+
+
+def named(c: TestClient, name: str) -> None:
+    r = c.put("/api/me", json={"name": name})
+    assert r.status_code == 200, r.text
+
+
+def public_table(c: TestClient, humans: int = 2, **options: Any) -> dict[str, Any]:
+    seats = [{"kind": "human"}] * humans + [{"kind": "computer", "level": "random"}] * (4 - humans)
+    r = c.post("/api/tables", json={"seats": seats, "options": {"public": True, **options}})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def listed(lobby: Any, wanted: Any) -> dict[str, Any]:
+    """The first table the lobby's websocket pushes that ``wanted`` accepts."""
+    while True:
+        m = lobby.receive_json()
+        if m["type"] == "listed" and wanted(m["table"]):
+            return m["table"]
+
+
+# -- names ---------------------------------------------------------------------------------------
+
+
+def test_a_name_is_kept_with_the_browser_and_unique(tmp_path: Path) -> None:
+    with people(tmp_path) as (ann, bob):
+        me = ann.get("/api/me").json()
+        assert me["name"] is None and 2 <= len(me["suggestion"]) <= 20
+        named(ann, "  Ann   Lee ")
+        assert ann.get("/api/me").json()["name"] == "Ann Lee"
+        r = bob.put("/api/me", json={"name": "ANN LEE"})
+        assert r.status_code == 422 and "taken" in r.json()["detail"]
+        assert bob.get("/api/me").json()["name"] is None
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("a", "at least 2"),
+        ("x" * 21, "at most 20"),
+        ("<script>", "letters, digits"),
+        ("Ann\u202eLee", "U+202E"),
+        ("Ann\nLee", "U+000A"),
+        ("hard", "computer player or a bot"),
+        ("HARD", "computer player or a bot"),
+        ("Ｈａｒｄ", "computer player or a bot"),  # full-width letters are the same name once normalised
+        ("mybot", "computer player or a bot"),
+        ("spectator", "seats that are not people"),
+    ],
+)
+def test_odd_names_are_refused_with_the_reason(tmp_path: Path, name: str, words: str) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}", pause=0, bots={"mybot": "python3 -c pass"})) as c:
+        c.get("/")
+        r = c.put("/api/me", json={"name": name})
+        assert r.status_code == 422 and words in r.json()["detail"], r.text
+        assert c.get("/api/me").json()["name"] is None  # nothing stored
+
+
+def test_hostile_name_bodies_are_refused_without_a_traceback(client: TestClient) -> None:
+    client.get("/")
+    for body in ({"name": 5}, {"name": None}, {}, {"name": "Ann", "admin": True}, {"name": "x" * 10_000}, [1]):
+        r = client.put("/api/me", json=body)
+        assert r.status_code == 422 and "Traceback" not in r.text
+    r = client.put("/api/me", content=b'{"name": "\\ud800x"}', headers={"Content-Type": "application/json"})
+    assert r.status_code == 422
+    client.cookies.clear()  # no identity cookie: told why
+    r = client.put("/api/me", json={"name": "Ann"})
+    assert r.status_code == 400 and "identity" in r.json()["detail"]
+
+
+def test_name_changes_are_limited_a_day(client: TestClient) -> None:
+    client.get("/")
+    named(client, "First")  # choosing is not a change
+    for n in range(3):
+        named(client, f"Change {n}")
+    r = client.put("/api/me", json={"name": "One Too Many"})
+    assert r.status_code == 429 and "at most 3 a day" in r.json()["detail"] and " h " in r.json()["detail"]
+    assert client.get("/api/me").json()["name"] == "Change 2"
+
+
+def test_clean_name_normalises() -> None:
+    assert clean_name("Ａｎｎ") == "Ann"
+    with pytest.raises(NameRefused):
+        clean_name("a\u0301\u0301\u0301\u0301b")  # marks piled on a letter
+
+
+# -- the lobby, sitting, Play now ---------------------------------------------------------------------
+
+
+def test_a_public_table_appears_in_the_lobby_pushed_and_a_stranger_sits(tmp_path: Path) -> None:
+    with people(tmp_path) as (ann, bob):
+        named(ann, "Ann")
+        named(bob, "Bob")
+        with bob.websocket_connect("/ws/lobby") as lobby:
+            first = lobby.receive_json()
+            assert first["type"] == "lobby" and first["tables"] == []
+            table = public_table(ann)
+            # Ann made it: her seat is hers at once, with her name; the other free seat is the lobby's.
+            entry = listed(lobby, lambda e: e["id"] == table["id"] and e["free"] == 1 and e["seats"][0]["name"] == "Ann")
+            assert entry["status"] == "waiting" and "standard" in entry["rules"] and entry["seats"][0]["name"] == "Ann"
+            assert [s["taken"] for s in entry["seats"]] == [True, False, True, True] and entry["watch"].startswith("/watch/")
+            assert table["seats"][0]["token"] not in json.dumps(entry) and table["seats"][1]["token"] not in json.dumps(entry)
+            with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+                welcome = Seat(ws, 0).until("welcome")
+                assert welcome["table"]["names"][0] == "Ann" and welcome["table"]["public"] is True
+                assert welcome["table"]["options"]["clock"] == {"play": 20, "pass": 40}
+            r = bob.post(f"/api/tables/{table['id']}/sit", json={})
+            assert r.status_code == 200, r.text
+            assert r.json()["seat"] == 2 and r.json()["play_url"] == f"/play/{table['seats'][1]['token']}"
+            full = listed(lobby, lambda e: e["free"] == 0)
+            assert full["status"] == "playing" and [s["name"] for s in full["seats"]][:2] == ["Ann", "Bob"]
+            # The seat is Bob's: a third person finds no free seat, and nobody can take a private table's.
+            r = ann.post(f"/api/tables/{table['id']}/sit", json={})
+            assert r.status_code == 200 and r.json()["seat"] == 1  # Ann gets her own seat back
+        assert ann.get("/api/lobby").json()["tables"][0]["id"] == table["id"]
+
+
+def test_sitting_is_refused_with_reasons(tmp_path: Path) -> None:
+    with people(tmp_path, 3) as (ann, bob, cat):
+        named(ann, "Ann")
+        private = ann.post("/api/tables", json={"seats": [{"kind": "human"}] * 2 + [{"kind": "computer"}] * 2}).json()
+        named(bob, "Bob")
+        assert bob.post(f"/api/tables/{private['id']}/sit").status_code == 409
+        table = public_table(ann, humans=2)
+        assert bob.post(f"/api/tables/{table['id']}/sit", json={"seat": 9}).status_code == 422
+        assert bob.post(f"/api/tables/{table['id']}/sit", json={"seat": 3}).json()["detail"].startswith("seat 3 is not free")
+        r = cat.post(f"/api/tables/{table['id']}/sit")
+        assert r.status_code == 422 and "choose a name" in r.json()["detail"]
+        named(cat, "Cat")
+        assert bob.post(f"/api/tables/{table['id']}/sit").status_code == 200
+        assert bob.post(f"/api/tables/{table['id']}/sit").status_code == 200  # the same seat again
+        assert cat.post(f"/api/tables/{table['id']}/sit", json={"seat": 1}).status_code == 409
+        assert cat.post("/api/tables/nosuchtable/sit").status_code == 404
+        assert cat.post("/api/tables/" + "x" * 100 + "/sit").status_code == 422
+
+
+def test_play_now_never_waits(tmp_path: Path) -> None:
+    with people(tmp_path, 3) as (ann, bob, cat):
+        named(ann, "Ann")
+        waiting = public_table(ann, humans=3, wait=600)
+        r = bob.post("/api/play-now")  # Bob has no name yet: he gets one, and the waiting table's seat
+        assert r.status_code == 200, r.text
+        assert r.json()["table"] == waiting["id"]
+        assert bob.get("/api/me").json()["name"]
+        assert cat.post("/api/play-now").json()["table"] == waiting["id"]
+        # No table waits now: the next person gets a new table, computers in the other seats, started.
+        dan = Browser(ann.client)
+        r = dan.post("/api/play-now")
+        assert r.status_code == 200 and r.json()["table"] != waiting["id"]
+        info = dan.get(f"/api/tables/{r.json()['table']}").json()
+        assert [s["kind"] for s in info["seats"]] == ["human", "computer", "computer", "computer"] and info["public"]
+        with dan.websocket_connect(f"/ws/{r.json()['play_url'].split('/')[-1]}") as ws:
+            assert Seat(ws, 0).until("welcome")["view"]["phase"] == "pass"
+
+
+def test_a_public_tables_free_seats_fill_with_computers_after_its_wait(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        table = public_table(ann, humans=2, wait=1)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            seats = ann.get(f"/api/tables/{table['id']}").json()["seats"]
+            if seats[1]["kind"] == "computer":
+                break
+            time.sleep(0.2)
+        assert seats[1]["kind"] == "computer" and seats[0]["kind"] == "human"
+
+
+def test_bad_public_options_are_named(client: TestClient) -> None:
+    for options, words in (
+        ({"public": "yes"}, "true or false"),
+        ({"wait": -1}, "'wait'"),
+        ({"clock": {"play": 0, "pass": 40}}, "from 1 to 600"),
+        ({"clock": {"play": 20}}, "'clock'"),
+        ({"clock": "fast"}, "'clock'"),
+        ({"public": True, "spectator_chat": 1}, "true or false"),
+    ):
+        r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "options": options})
+        assert r.status_code == 422 and words in r.json()["detail"], (options, r.text)
+    r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4, "options": {"public": True}, "seed": 4})
+    assert r.status_code == 422 and "rated" in r.json()["detail"]
+
+
+# -- chat ------------------------------------------------------------------------------------------
+
+
+def test_chat_is_text_limited_and_kept(tmp_path: Path) -> None:
+    with people(tmp_path) as (ann, bob):
+        named(ann, "Ann")
+        table = public_table(ann, humans=1)
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws, bob.websocket_connect(f"/ws/{table['watch_token']}") as watch:
+            me, spectator = Seat(ws, 0), Seat(watch, None)
+            me.until("welcome"), spectator.until("welcome")
+            markup = "<script>alert(1)</script> <b>hi</b>"
+            me.send(type="chat", text=markup)
+            said = me.until("chat")
+            assert said["text"] == markup and said["name"] == "Ann" and said["seat"] == 0 and not said["spectator"]
+            assert spectator.until("chat")["text"] == markup  # stored and sent as the text it is
+            for bad, words in (("", "needs some text"), ("x" * 201, "at most 200"), ("hi\u0007", "U+0007"), ("a\u202eb", "U+202E")):
+                me.send(type="chat", text=bad)
+                assert words in me.until("error")["message"]
+            for n in range(4):
+                me.send(type="chat", text=f"message {n}")
+                assert me.until("chat")["text"] == f"message {n}"
+            me.send(type="chat", text="one too many")
+            error = me.until("error")
+            assert error["about"] == "chat" and "at most 5 messages in 10 s" in error["message"]
+            spectator.send(type="chat", text="from the rail")
+            assert me.until("chat")["spectator"] is True
+        chat = ann.get(f"/api/tables/{table['id']}/chat").json()["chat"]
+        assert [c["text"] for c in chat] == [markup, "message 0", "message 1", "message 2", "message 3", "from the rail"]
+        assert chat[-1]["name"] == "spectator" and chat[-1]["seat"] is None
+        # A reconnect gets the chat so far in its welcome.
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            assert len(Seat(ws, 0).until("welcome")["chat"]) == 6
+
+
+def test_spectators_chat_can_be_held_back_during_a_hand(tmp_path: Path) -> None:
+    with people(tmp_path) as (ann, bob):
+        named(ann, "Ann")
+        table = public_table(ann, humans=1, spectator_chat=False)
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws, bob.websocket_connect(f"/ws/{table['watch_token']}") as watch:
+            me, spectator = Seat(ws, 0), Seat(watch, None)
+            me.until("welcome"), spectator.until("welcome")
+            spectator.send(type="chat", text="she holds the queen")
+            assert spectator.until("chat")["text"] == "she holds the queen"
+            me.send(type="ping")
+            me.until("pong")
+            assert not [m for m in me.messages if m["type"] == "chat"]
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            assert Seat(ws, 0).until("welcome")["chat"] == []  # still the same hand
+
+
+def test_a_private_tables_chat_is_not_open_while_it_is_played(client: TestClient) -> None:
+    table = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).json()
+    assert client.get(f"/api/tables/{table['id']}/chat").status_code == 403
+    assert client.get("/api/tables/nosuch/chat").status_code == 404
+
+
+# -- ratings, the leaderboard ----------------------------------------------------------------------------
+
+
+def play_out(seat: Seat, rng: random.Random) -> None:
+    """Play seat 0 (the only person) to the end of the game."""
+    position = None
+    while seat.view.get("phase") != "game-over":
+        view = seat.view
+        key = (view["hand_number"], view["phase"], tuple(view["hand"]))
+        if 0 in view["to_move"] and key != position:
+            position = key
+            seat.send(**choose(view, rng), seq=seat.seq)
+        seat.until("update")
+
+
+def test_a_public_game_is_rated_and_the_leaderboard_shows_players_with_five(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        for game in range(5):
+            table = ann.post(
+                "/api/tables",
+                json={"preset": "short", "rules": {"target": 20}, "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3, "options": {"public": True, "clock": None}},
+            ).json()  # fmt: skip
+            with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+                seat = Seat(ws, 0)
+                seat.until("welcome")
+                play_out(seat, random.Random(game))
+            time.sleep(0.3)
+            if game == 0:
+                page = ann.get("/api/players/Ann").json()
+                assert page["games"] == 1 and page["recent"][0]["table"] == table["id"]
+                assert ann.get("/api/leaderboard").json()["players"] == []  # fewer than 5 games
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and ann.get("/api/players/Ann").json()["games"] < 5:
+            time.sleep(0.2)
+        board = ann.get("/api/leaderboard").json()["players"]
+        names = {row["name"]: row for row in board}
+        assert set(names) == {"Ann", "random"}
+        assert names["Ann"]["games"] == 5 and 0 <= names["Ann"]["win_share"] <= 1 and names["Ann"]["average_points"] is not None
+        assert names["Ann"]["rating"] == pytest.approx(names["Ann"]["mu"] - 3 * names["Ann"]["sigma"], abs=0.01)
+        assert ann.get("/api/players/random").json()["kind"] == "computer"
+        assert ann.get("/api/players/nobody-here").status_code == 404
+        assert ann.get("/api/players/" + "x" * 200).status_code == 422
+        assert ann.get("/leaderboard").status_code == 200 and ann.get("/players/Ann").status_code == 200
+
+
+def test_ratings_rank_by_totals_with_ties(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine
+
+    community = Community(create_engine(f"sqlite:///{tmp_path / 'r.db'}"))
+    results = [GameResult("person:a", "A", 40, True, 5), GameResult("person:b", "B", 40, True, 5), GameResult("computer:hard", "hard", 101, False, 5)]
+    community.rate_game("t1", results)
+    community.rate_game("t1", results)  # rated once
+    shown = community.ratings_of(["person:a", "person:b", "computer:hard"])
+    assert shown["person:a"] == pytest.approx(shown["person:b"]) and shown["person:a"] > shown["computer:hard"]
+    assert community.player_page("person:a")["games"] == 1
+
+
+def test_private_and_practice_games_are_not_rated(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        table = ann.post(
+            "/api/tables",
+            json={"preset": "short", "rules": {"target": 10}, "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3},
+        ).json()  # fmt: skip
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            seat = Seat(ws, 0)
+            seat.until("welcome")
+            play_out(seat, random.Random(1))
+        time.sleep(0.3)
+        assert ann.get("/api/players/Ann").json()["games"] == 0
+
+
+# -- the turn clock -------------------------------------------------------------------------------------
+
+
+def test_the_clock_moves_for_a_seat_then_its_stand_in_plays_until_the_person_is_back(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        table = public_table(ann, humans=1, clock={"play": 1, "pass": 1})
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            seat = Seat(ws, 0)
+            welcome = seat.until("welcome")
+            assert 0 < welcome["table"]["clock"]["0"] <= 1
+            actors = []
+            while len([a for a in actors if a == "clock"]) < 3:
+                m = seat.until("update")
+                if m["events"] and m["events"][0].get("seat") == 0 and m["events"][0]["type"] in ("cards_passed", "card_played"):
+                    actors.append(m["actor"])
+            assert actors[:3] == ["clock"] * 3
+            table_msg = seat.until("table")
+            assert table_msg["table"]["seats"][0]["clocked_out"] is True
+            while True:  # its stand-in plays on, at once
+                m = seat.until("update")
+                if m["events"] and m["events"][0].get("seat") == 0 and m["events"][0]["type"] == "card_played":
+                    assert m["actor"] == "stand-in"
+                    break
+            seat.send(type="back")
+            back = seat.until("table")
+            assert back["table"]["seats"][0]["clocked_out"] is False
+
+
+def test_the_clock_survives_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'hearts.db'}"
+    with TestClient(create_app(url, pause=0)) as c:
+        c.get("/")
+        named(c, "Ann")
+        table = public_table(c, humans=1, clock={"play": 20, "pass": 30})
+        with c.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            left = Seat(ws, 0).until("welcome")["table"]["clock"]["0"]
+        assert 28 < left <= 30
+        time.sleep(1.2)
+    with TestClient(create_app(url, pause=0)) as c:
+        info = c.get(f"/api/tables/{table['id']}").json()
+        assert info["clock"]["0"] < left - 1  # counted from the stored times, not from the restart
+
+
+def test_a_private_table_has_no_clock(client: TestClient) -> None:
+    table = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).json()
+    assert client.get(f"/api/tables/{table['id']}").json()["clock"] is None
+
+
+# -- rematch -------------------------------------------------------------------------------------------
+
+
+def test_rematch_seats_the_same_people_again(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        table = ann.post(
+            "/api/tables",
+            json={"preset": "short", "rules": {"target": 10}, "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3, "options": {"public": True, "clock": None}},
+        ).json()  # fmt: skip
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            seat = Seat(ws, 0)
+            seat.until("welcome")
+            seat.send(type="rematch")
+            assert "once the game is over" in seat.until("error")["message"]
+            play_out(seat, random.Random(3))
+            seat.send(type="rematch")
+            again = seat.until("rematch")
+        assert again["play"].startswith("/play/") and again["table"] != table["id"]
+        token = again["play"].split("/")[-1]
+        with ann.websocket_connect(f"/ws/{token}") as ws:
+            welcome = Seat(ws, 0).until("welcome")
+        assert welcome["table"]["names"][0] == "Ann" and welcome["table"]["rules"]["target"] == 10 and welcome["table"]["public"]
+
+
+# -- limits ----------------------------------------------------------------------------------------------
+
+
+def test_table_creation_is_limited_with_the_reason(tmp_path: Path) -> None:
+    with people(tmp_path, 1, table_limits=TableLimits(per_minute=3, open_at_once=5)) as (ann,):
+        seats = [{"kind": "human"}] + [{"kind": "computer"}] * 3
+        for _ in range(3):
+            assert ann.post("/api/tables", json={"seats": seats}).status_code == 200
+        r = ann.post("/api/tables", json={"seats": seats})
+        assert r.status_code == 429 and "at most 3 a minute from your browser; the next one in" in r.json()["detail"]
+        assert ann.post("/api/quick", json={}).status_code == 429
+        assert ann.post("/api/play-now").status_code == 429
