@@ -121,7 +121,9 @@ def bot(level: str, src: Path, budget: float | None, seed: int | None) -> int:
                 )
                 return 2
             player = make_player(level, seed=seed, time_budget=budget)
-            own = getattr(player, "budget", None)  # the searching levels' seconds a decision
+            # The searching levels' seconds a decision: an attribute at the baseline's commit, the
+            # config's since (a --src of today's code).
+            own = getattr(player, "budget", None) or getattr(getattr(player, "config", None), "budget", None)
             cap = LIMIT_SHARE * float(message.get("time_limit", 2.0))
             if own is not None and own > cap:
                 player = make_player(level, seed=seed, time_budget=cap)

@@ -4,12 +4,14 @@
     python benchmarks/bench_beliefs.py --opponents hard --games 8
 
 Seeded games of four ``--opponents`` players; at seat 0's plays from the fourth to the
-eleventh trick of each first hand, ``--worlds`` deals of the unseen cards are sampled as the
-search does (``likely_hands``) and weighted by :func:`hearts.fast.kernels.play_log_likelihoods`
-with each pair of per-miss factors (follow or discard / lead; 1 / 1 is no inference). Printed
-per pair: "placed", the weighted share of unseen cards the worlds put with their real holder;
-"Q♠", the weight on worlds that give Q♠ to her real holder (positions where she is unseen);
-"ESS", the effective number of worlds the weights leave. Figures: docs/players.md (Inference).
+eleventh trick of each first hand, ``--worlds`` deals of the unseen cards are sampled
+(``likely_hands``) and weighted by :func:`hearts.fast.kernels.play_log_likelihoods` under the
+medium policy (the search's model of the other seats) with each pair of per-miss factors (follow
+or discard / lead, the config's ``miss_weight`` / ``lead_miss_weight``; 1 / 1 is no inference).
+Printed per pair: "placed", the weighted share of unseen cards the worlds put with their real
+holder; "Q♠", the weight on worlds that give Q♠ to her real holder (positions where she is unseen);
+"ESS", the effective number of worlds the weights leave. The figures that chose the factors:
+benchmarks/results/history/2026-12-01-inference.md.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from hearts.players import make_player
 from hearts.players.knowledge import QS, Knowledge
 from hearts.players.sampling import likely_hands
 
+#: Per-miss factors (follow or discard, lead) tried; (0.15, 0.4) is hard's and expert's.
 FACTORS = [(1.0, 1.0), (0.5, 0.7), (0.3, 0.5), (0.15, 0.4), (0.05, 0.3)]
 
 
@@ -67,7 +70,7 @@ def main() -> None:
                 holder = next((s for s in range(n) if true[s] >> QS & 1), -1)
                 for f in FACTORS:
                     logw = k.play_log_likelihoods(
-                        starts, R, np.array(plays, dtype=np.int64), 0, math.log(f[0]), math.log(f[1])
+                        starts, R, np.array(plays, dtype=np.int64), 0, math.log(f[0]), math.log(f[1]), k.POLICY_MEDIUM
                     )
                     w = np.exp(logw - logw.max())
                     w /= w.sum()
@@ -84,7 +87,8 @@ def main() -> None:
     print(f"{'factors (follow / lead)':<26} {'placed':>7} {'Q♠':>7} {'ESS':>6}")
     for f in FACTORS:
         label = "none" if f == (1.0, 1.0) else f"{f[0]:g} / {f[1]:g}"
-        print(f"{label:<26} {np.mean(placed[f]):>7.3f} {np.mean(queen[f]):>7.3f} {np.mean(ess[f]):>6.0f}")
+        q = f"{np.mean(queen[f]):.3f}" if queen[f] else "-"  # Q♠ may have been seen in every position
+        print(f"{label:<26} {np.mean(placed[f]):>7.3f} {q:>7} {np.mean(ess[f]):>6.0f}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ Two kinds of rung measure more than the ladder itself:
 
 ``--budget`` is the seconds per decision of the searching players (hard and expert; the others
 ignore it); without it each level uses its own default (hard 0.3 s, expert 1 s). ``--write-docs``
-replaces the "## Ladder results" section of docs/players.md and docs/tournaments.md with the table.
+replaces the "## Ladder results" section of docs/tournaments.md with the table.
 
 A rung too long for one sitting (expert against hard takes about 12 s a deal on 2 cores) can be
 played in parts, each a ``hearts tournament`` of its own seed, and pooled deal by deal::
@@ -92,7 +92,7 @@ RUNGS: list[tuple[str, str, float]] = [
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "docs" / "players.md", ROOT / "docs" / "tournaments.md"]
+DOCS = [ROOT / "docs" / "tournaments.md"]
 HEADING = "## Ladder results"
 #: The script that plays a frozen commit's levels (the ``old-LEVEL`` rungs).
 BASELINE = Path(__file__).resolve().parent / "baseline.py"
@@ -115,6 +115,17 @@ def player_spec(name: str, budget: float | None) -> str:
             command += ["--budget", f"{budget:g}"]
         return f"{name}=cmd:{shlex.join(command)}"
     return name
+
+
+def player_specs(arguments: list[str]) -> list[str]:
+    """Player specs as a benchmark's command line gives them: one an argument, where an argument
+    without settings (no ``:``) may list several levels separated by commas (a search level's
+    settings are separated by commas themselves).
+
+    >>> player_specs(["medium,hard", "x=expert:rollout=medium,worlds=500"])
+    ['medium', 'hard', 'x=expert:rollout=medium,worlds=500']
+    """
+    return [s.strip() for a in arguments for s in (a.split(",") if ":" not in a else [a]) if s.strip()]
 
 
 def known_player(name: str) -> bool:

@@ -78,10 +78,12 @@ def player_decisions(hands: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10_000, help="self-play hands to time")
+    parser.add_argument("--repeats", type=int, default=200, help="times each position of a game is valued")
+    parser.add_argument("--player-hands", type=int, default=4, help="hands of the learned player to time")
     args = parser.parse_args()
-    print(f"world_values: {per_card_call(200):.2f} µs per decision (every legal card valued)")
+    print(f"world_values: {per_card_call(args.repeats):.2f} µs per decision (every legal card valued)")
     print(f"self-play: {self_play(args.hands):,.0f} hands per CPU second (outcome targets)")
-    print(f"learned player: {player_decisions(4):.3f} ms per decision")
+    print(f"learned player: {player_decisions(args.player_hands):.3f} ms per decision")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,15 @@
 
     python benchmarks/bench_players.py                     # every level, defaults (about 1-2 minutes)
     python benchmarks/bench_players.py --hands 1 --levels medium,hard --budget 0.1
+    python benchmarks/bench_players.py --levels expert 'x=expert:rollout=medium'   # a variant beside the level
     python benchmarks/bench_players.py --json players.json
 
 Decisions are taken along real games: every seat of a table is the measured level, and each
 decision it makes (passes and plays, "only legal card" plays included; they are timed apart)
 is timed with a wall clock, since the players' budgets are wall-clock. Rollouts per second are
-measured three ways: the greedy rollout policy playing whole hands from the deal (CPU time)
-compiled, the medium policy compiled (the search's inner loop), and inside the search players' decisions (rollouts they report
-over the time they took, sampling worlds included).
+measured two ways: hard's and expert's compiled rollout policies playing whole hands from the deal
+(CPU time: the search's inner loop alone), and inside the search players' decisions (rollouts they
+report over the time they took, sampling and weighing worlds included).
 """
 
 from __future__ import annotations
@@ -22,31 +23,45 @@ import statistics
 import time
 from typing import Any
 
+from bench_ladder import player_specs  # benchmarks/ is the script's folder, so on its path
+
 from hearts.core import Game, HandState, Phase, Rules
 from hearts.players import make_player
+from hearts.players.registry import parse_player
 from hearts.players.search import SearchPlayer
+from hearts.players.search_config import EXPERT, HARD, LEVEL_CONFIGS, SearchConfig
 
 
-def bench_compiled_rollouts(hands: int, epsilon: float, policy: str = "greedy") -> float:
-    """Full hands per CPU second of a compiled rollout policy (``greedy``, or ``medium``: the
-    search's default), from the deal."""
-    from hearts.players.search import compiled_kernels
-
-    kern = compiled_kernels()
+def bench_compiled_rollouts(hands: int, config: SearchConfig) -> float:
+    """Whole hands from the deal per CPU second, played by the compiled rollout policies of
+    ``config``'s search: its own ``rollout`` policy in seat 0, medium in the other seats (the
+    search's model of them), with the config's noise."""
     import numpy as np
 
+    from hearts.fast import kernels as k
     from hearts.fast.bridge import POLICIES, rules_array, state_array
+    from hearts.players.weights import load_model
 
     rules = Rules.preset("no-passing")
     rng = random.Random(1)
     worlds = np.stack([state_array(HandState.deal(rules, rng)) for _ in range(hands)])
     R = rules_array(rules)
-    policies = np.full((1, rules.players), POLICIES[policy], dtype=np.int64)
+    plans = np.full((1, rules.players), POLICIES["medium"], dtype=np.int64)
+    plans[0, 0] = POLICIES[config.rollout]
+    model = load_model() if config.rollout == "learned" else None
+    weights, margin = (model.weights, model.margin) if model is not None else (k.NO_WEIGHTS, 0.0)
     seeds = np.arange(hands, dtype=np.int64)[:, None]
-    args = (R, np.array([-1], dtype=np.int64), policies, epsilon)
-    kern.search_worlds(worlds[:1], *args, seeds[:1], kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))
+    totals = np.zeros(rules.players, dtype=np.int64)
+
+    def run(n: int) -> None:
+        cards = np.array([-1], dtype=np.int64)
+        k.search_worlds_with(
+            worlds[:n], R, cards, plans, config.noise, seeds[:n], k.CHOICE_BEST, totals, weights, margin, 0
+        )
+
+    run(1)  # compiled (or read from the cache) before the clock starts
     start = time.process_time()
-    kern.search_worlds(worlds, *args, seeds, kern.CHOICE_BEST, np.zeros(rules.players, dtype=np.int64))
+    run(hands)
     return hands / (time.process_time() - start)
 
 
@@ -68,8 +83,8 @@ def bench_level(level: str, hands: int, budget: float | None, seed: int) -> dict
                 decision = players[seat].decide(view)
                 took = time.perf_counter() - start
                 player = players[seat]
-                if isinstance(player, SearchPlayer) and player.last_rollouts:
-                    rollouts += player.last_rollouts
+                if isinstance(player, SearchPlayer) and player.last is not None and player.last.rollouts:
+                    rollouts += player.last.rollouts
                     search_time += took
                 if game.phase is Phase.PASS:
                     passes.append(took)
@@ -95,12 +110,19 @@ def bench_level(level: str, hands: int, budget: float | None, seed: int) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", default="random,easy,medium,hard,expert")
+    parser.add_argument(
+        "--levels",
+        nargs="+",
+        default=["random,easy,medium,hard,expert"],
+        help="player specs (levels, or NAME=level:knob=value,... for a search variant)",
+    )
     parser.add_argument("--hands", type=int, default=1, help="hands per level, every seat that level (default 1)")
     parser.add_argument(
         "--budget", type=float, default=None, help="seconds per decision for hard/expert (default: theirs)"
     )
-    parser.add_argument("--rollout-hands", type=int, default=2000)
+    parser.add_argument(
+        "--rollout-hands", type=int, default=20000, help="hands per timing of the compiled rollouts (default 20000)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args()
@@ -108,25 +130,27 @@ def main() -> None:
     figures: dict[str, Any] = {
         "machine": f"{platform.machine()} {platform.processor()} Python {platform.python_version()}"
     }
-    fast = bench_compiled_rollouts(args.rollout_hands * 10, 0.1)
-    figures["compiled_rollout_hands_per_cpu_s"] = fast
-    print(f"the greedy rollout policy compiled, whole hands from the deal: {fast:,.0f}/s, CPU time")
-    medium = bench_compiled_rollouts(args.rollout_hands * 10, 0.1, "medium")
-    figures["compiled_medium_rollout_hands_per_cpu_s"] = medium
-    print(f"the medium policy compiled (the search's default): {medium:,.0f}/s, CPU time")
+    for config in (HARD, EXPERT):
+        rate = bench_compiled_rollouts(args.rollout_hands, config)
+        figures[f"compiled_rollout_hands_per_cpu_s_{config.name}"] = rate
+        print(
+            f"{config.name}'s rollouts compiled ({config.rollout} in its seat, medium in the others), "
+            f"whole hands from the deal: {rate:,.0f}/s, CPU time"
+        )
     print()
     print(
         f"{'level':<8} {'budget':>7} {'play mean':>10} {'play max':>9} {'pass mean':>10} {'pass max':>9} {'rollouts/s':>11} {'decisions':>9}"
     )
     rows = []
-    for level in args.levels.split(","):
+    for level in player_specs(args.levels):
         row = bench_level(level, args.hands, args.budget, args.seed)
         rows.append(row)
-        player = make_player(level)
-        budget = getattr(player, "budget", None) if args.budget is None else args.budget
+        spec = parse_player(level)
+        searched = LEVEL_CONFIGS.get(spec.target) if spec.kind == "level" else None
+        budget = (None if searched is None else searched.budget) if args.budget is None else args.budget
         rps = row["search_rollouts_per_s"]
         print(
-            f"{level:<8} {('-' if budget is None else f'{budget:g} s'):>7} {row['play_mean_s'] * 1000:>8.2f}ms "
+            f"{spec.label:<8} {('-' if budget is None else f'{budget:g} s'):>7} {row['play_mean_s'] * 1000:>8.2f}ms "
             f"{row['play_max_s'] * 1000:>7.1f}ms {row['pass_mean_s'] * 1000:>8.2f}ms {row['pass_max_s'] * 1000:>7.1f}ms "
             f"{('-' if rps is None else f'{rps:,.0f}'):>11} {row['decisions']:>9}"
         )

@@ -1,8 +1,8 @@
 """Decision quality of the players, low-noise: regret against the true world's values.
 
     python benchmarks/bench_regret.py                                  # medium, hard, expert (about 10 minutes)
-    python benchmarks/bench_regret.py --players medium,hard,hard:inference=1 --games 10
-    python benchmarks/bench_regret.py --players hard:worlds=300,hard:worlds=300:inference=1 --json regret.json
+    python benchmarks/bench_regret.py --players medium,hard 'x=hard:miss_weight=0.3' --games 10
+    python benchmarks/bench_regret.py --players a=hard:worlds=300 'b=hard:worlds=300,noise=0.05' --json regret.json
 
 A tournament between two close players needs thousands of deals to tell them apart (a
 2-against-2 duplicate deal's payoff has a standard deviation of about 3 points). This
@@ -13,8 +13,9 @@ much does its card lose against the best card, valued in the real deal?**
    (seeded), and every play decision of theirs from the second trick to the eleventh where
    more than one card is legal.
 2. The true value of each legal card: in the real deal (every hand known), the card is played
-   and the hand played out ``--rollouts`` times by the search players' rollout policy (compiled),
-   every card on the same random numbers; its value is the seat's payoff (the others' mean
+   and the hand played out ``--rollouts`` times by the compiled greedy policy at every seat (the
+   search's rollout policy when the method was set, kept so that figures stay comparable), every
+   card on the same random numbers; its value is the seat's payoff (the others' mean
    points minus its own).
 3. Each player decides from the seat's view only; its regret is the best card's true value
    minus its card's. The table prints the mean regret with a 95% interval over positions, the
@@ -28,8 +29,9 @@ inference) and for searching enough; it cannot judge a different rollout policy,
 play that is good for reasons that policy does not see. Tournaments (``bench_ladder.py``) stay
 the verdict; this benchmark is for telling search settings apart quickly.
 
-Players are level names, optionally with constructor options after colons
-(``hard:worlds=300:inference=1``; values are read as int, float or bool).
+Players are player specs (``hearts.players.registry``), one an argument: a search level may carry
+settings of its config (``'x=hard:worlds=300,noise=0.05'``); an argument without settings may
+list several levels separated by commas (``medium,hard,expert``).
 """
 
 from __future__ import annotations
@@ -40,39 +42,15 @@ import platform
 import random
 import statistics
 import time
-from typing import Any
 
 import numpy as np
+from bench_ladder import player_specs  # benchmarks/ is the script's folder, so on its path
 
-from hearts.core import Game, Phase, Rules, SeatView
+from hearts.core import Game, Phase, PlayCard, Rules, SeatView
 from hearts.fast import kernels as k
 from hearts.fast.bridge import rules_array, state_array
 from hearts.players import make_player
 from hearts.players.base import Player
-
-
-def parse_player(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"hard:worlds=300:inference=1:rollout_policy=smart"`` -> ("hard", {"worlds": 300,
-    "inference": True, "rollout_policy": "smart"})."""
-    level, *opts = spec.split(":")
-    options: dict[str, Any] = {}
-    for opt in opts:
-        key, sep, raw = opt.partition("=")
-        if not sep:
-            raise SystemExit(f"bad player option {opt!r} in {spec!r}: write name=value")
-        value: Any
-        if raw.lower() in ("true", "false") or key == "inference" or key == "search_pass":
-            value = raw.lower() in ("1", "true", "yes")
-        else:
-            try:
-                value = int(raw)
-            except ValueError:
-                try:
-                    value = float(raw)
-                except ValueError:
-                    value = raw  # a name, such as rollout_policy=smart
-        options[key] = value
-    return level, options
 
 
 def positions(games: int, rollouts: int) -> list[tuple[SeatView, dict[int, float]]]:
@@ -105,14 +83,18 @@ def positions(games: int, rollouts: int) -> list[tuple[SeatView, dict[int, float
 def regrets(player: Player, cases: list[tuple[SeatView, dict[int, float]]]) -> list[float]:
     out = []
     for view, values in cases:
-        card = int(player.decide(view).move.card)
+        move = player.decide(view).move
+        assert isinstance(move, PlayCard), f"{player.name} answered a play with {move!r}"
+        card = int(move.card)
         out.append(max(values.values()) - values[card])
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", default="medium,hard,expert", help="comma-separated player specs")
+    parser.add_argument(
+        "--players", nargs="+", default=["medium,hard,expert"], help="player specs (NAME=level:knob=value,...)"
+    )
     parser.add_argument("--games", type=int, default=30, help="first hands of medium games to take positions from")
     parser.add_argument("--rollouts", type=int, default=300, help="rollouts per card in the real deal")
     parser.add_argument("--seed", type=int, default=1, help="the players' seed")
@@ -124,9 +106,8 @@ def main() -> None:
     print(f"{len(cases)} positions from {args.games} hands ({time.perf_counter() - start:.0f} s)", flush=True)
     print(f"{'player':<32} {'mean regret':>12} {'95% CI':>9} {'< 0.3 pt':>9} {'seconds':>8}")
     rows = []
-    for spec in args.players.split(","):
-        level, options = parse_player(spec.strip())
-        player = make_player(level, seed=args.seed, **options)
+    for spec in player_specs(args.players):
+        player = make_player(spec, seed=args.seed)
         t = time.perf_counter()
         rs = regrets(player, cases)
         seconds = time.perf_counter() - t

@@ -1,0 +1,328 @@
+"""Every script in benchmarks/ runs against today's code: each is run as a command at a tiny size and
+must do real work (play, time or pool something) and print its figures.
+
+These are smoke tests, not measurements: they check that a script runs and prints what it
+measures, never how fast. A script that needs OpenSpiel (the ``bench`` extra) is skipped without
+it, or run with its ``--no-openspiel`` switch; the server's scripts start a real ``hearts serve``
+on a loopback port. A new script in benchmarks/ needs a test here (the last test says so).
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+RESULTS = BENCH / "results"
+#: Long enough for numba to compile the kernels on a cold cache (a fresh clone): the scripts take
+#: a few seconds each once they are compiled.
+TIMEOUT = 600
+
+
+def run(script: str, *args: str, cwd: Path = ROOT) -> str:
+    """Run ``benchmarks/script`` with ``args``; it must succeed. Its output (stdout and stderr)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, f"{script} {shlex.join(args)} exited {done.returncode}:\n{out[-3000:]}"
+    return out
+
+
+def has(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+needs_openspiel = pytest.mark.skipif(
+    not has("pyspiel"), reason="OpenSpiel (pip install -e '.[bench]') is not installed"
+)
+
+
+def number(pattern: str, text: str) -> float:
+    """The number the regular expression's first group finds in ``text`` (commas dropped)."""
+    found = re.search(pattern, text)
+    assert found, f"no {pattern!r} in:\n{text[-2000:]}"
+    return float(found.group(1).replace(",", ""))
+
+
+# -- the engine and the compiled core ---------------------------------------------------------
+
+
+def test_bench_engine(tmp_path: Path) -> None:
+    out_file = tmp_path / "engine.json"
+    args = ["--hands", "20", "--repeat", "1", "--json", str(out_file)]
+    out = run("bench_engine.py", *args, *([] if has("pyspiel") else ["--no-openspiel"]))
+    figures = json.loads(out_file.read_text())
+    assert "HandState (public)" in out and figures
+    assert number(r"HandState \(public\)\s+([\d,.]+)", out) > 0
+
+
+@pytest.mark.slow
+def test_bench_fast() -> None:
+    args = ["--hands", "200", "--rollouts", "100", "--python-rollouts", "5", "--repeat", "1", "--no-startup"]
+    if has("pyspiel"):
+        args += ["--openspiel-hands", "10", "--python-hands", "5"]
+    else:
+        args += ["--no-openspiel"]
+    out = run("bench_fast.py", *args)
+    assert number(r"fast random hands\s+([\d,]+) hands/s", out) > 0
+
+
+@pytest.mark.slow
+def test_behaviour_digest_names_the_game_that_differs(tmp_path: Path) -> None:
+    """A second run compared with the first: every game the same but one whose digest was changed
+    by hand, which is named, and the script exits 1."""
+    digest = tmp_path / "digest.json"
+    out = run("behaviour_digest.py", "--seeds", "1", "--json", str(digest))
+    assert re.search(r"\d+ games, digest [0-9a-f]{64}", out)
+    before = json.loads(digest.read_text())
+    games = before["games"]
+    key = sorted(games)[0]
+    games[key] = "0" * 64
+    digest.write_text(json.dumps(before))
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "behaviour_digest.py"), "--seeds", "1", "--compare", str(digest)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"differs: {key}\n" in done.stdout
+    assert f"1 of {len(games)} games differ" in done.stdout
+
+
+def test_bench_policies() -> None:
+    out = run("bench_policies.py", "--pairs", "medium:greedy,greedy:random", "--hands", "100")
+    assert "medium vs greedy:" in out and "greedy vs random:" in out
+    assert "over 100 deals" in out
+
+
+# -- the players ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_bench_players(tmp_path: Path) -> None:
+    figures_file = tmp_path / "players.json"
+    out = run(
+        "bench_players.py",
+        *("--levels", "random,medium", "h=hard:worlds=8", "e=expert:worlds=8,pass_candidates=4"),
+        *("--hands", "1", "--rollout-hands", "50", "--json", str(figures_file)),
+    )
+    figures = json.loads(figures_file.read_text())
+    assert [row["level"] for row in figures["levels"]] == [
+        "random",
+        "medium",
+        "h=hard:worlds=8",
+        "e=expert:worlds=8,pass_candidates=4",
+    ]
+    assert all(row["decisions"] >= 52 for row in figures["levels"])  # 13 plays a seat, and the passes
+    assert (
+        figures["compiled_rollout_hands_per_cpu_s_hard"] > 0 and figures["compiled_rollout_hands_per_cpu_s_expert"] > 0
+    )
+    assert figures["levels"][2]["search_rollouts_per_s"] > 0  # hard searched, and reported its rollouts
+    assert "hard's rollouts compiled" in out
+
+
+@pytest.mark.slow
+def test_bench_learned() -> None:
+    out = run("bench_learned.py", "--hands", "20", "--repeats", "2", "--player-hands", "1")
+    assert number(r"world_values: ([\d.]+) µs", out) > 0
+    assert number(r"self-play: ([\d,]+) hands", out) > 0
+    assert number(r"learned player: ([\d.]+) ms", out) > 0
+
+
+@pytest.mark.slow
+def test_bench_regret() -> None:
+    out = run("bench_regret.py", "--games", "1", "--rollouts", "10", "--players", "medium,easy", "h=hard:worlds=10")
+    positions = number(r"(\d+) positions from 1 hands", out)
+    assert positions > 0
+    assert "paired: easy - medium" in out and "paired: h=hard:worlds=10 - medium" in out
+
+
+def test_bench_regret_refuses_an_unknown_setting() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "bench_regret.py"),
+            "--games",
+            "1",
+            "--rollouts",
+            "2",
+            "--players",
+            "x=hard:depth=3",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode != 0 and "unknown setting 'depth'" in done.stderr
+
+
+def test_bench_beliefs() -> None:
+    out = run("bench_beliefs.py", "--games", "2", "--worlds", "20")
+    assert number(r"(\d+) positions, 20 worlds each", out) > 0
+    for label in ("none", "0.15 / 0.4"):  # no inference, and the search's factors
+        assert re.search(rf"^{re.escape(label)}\s+0\.\d+", out, re.M), out
+
+
+@pytest.mark.slow
+def test_bench_moon_replay() -> None:
+    """Replays hunter moons of a kept part with a variant of expert at a few worlds."""
+    part = RESULTS / "expert-hunter" / "pass-read" / "seed1.json.gz"
+    out = run(
+        "bench_moon_replay.py", str(part), "--worlds", "10", "--hands", "2", "--show", "1",
+        "--player", "x=expert:pass_candidates=30",
+    )  # fmt: skip
+    assert re.search(r"hunter shot again in [012] of the 2 hands where it shot", out)
+    assert len(re.findall(r"^deal \d+ table \d+: points \[", out, re.M)) == 2
+
+
+# -- tournaments -------------------------------------------------------------------------------------
+
+
+def test_bench_ladder_plays_rungs(tmp_path: Path) -> None:
+    figures = tmp_path / "ladder.json"
+    out = run(
+        "bench_ladder.py", "--rungs", "easy:random@2,hard:medium@1", "--budget", "0.02", "--jobs", "1",
+        "--json", str(figures),
+    )  # fmt: skip
+    rungs = json.loads(figures.read_text())["rungs"]
+    assert [(r["upper"], r["lower"], r["deals"]) for r in rungs] == [("easy", "random", 2), ("hard", "medium", 1)]
+    assert "| easy vs random | 2 |" in out and "| hard vs medium | 1 |" in out
+
+
+def test_bench_ladder_pools_kept_parts() -> None:
+    parts = sorted((RESULTS / "expert-hard" / "self-medium-moon").glob("seed*.json.gz"))
+    others = sorted((RESULTS / "expert-hard" / "medium-moon").glob("seed*.json.gz"))
+    assert len(parts) == len(others) == 10
+    out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, others))
+    # The figure docs/tournaments.md cites for these parts.
+    assert "| expert vs hard | 1000 |" in out and "+0.28 [+0.12, +0.45]" in out
+
+
+def test_bench_vs_openspiel_pools_kept_runs() -> None:
+    """No OpenSpiel needed: the pool of the kept runs gives the figures docs/players.md cites."""
+    folder = RESULTS / "expert-ismcts"
+    today = sorted((folder / "today").glob("seed*.json.gz"))
+    before = sorted((folder / "self-medium-moon").glob("seed*.json.gz"))
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, today), "--paired", *map(str, before))
+    assert "+1.76 [+1.29, +2.22]" in out  # today's expert against ISMCTS, over 250 deals
+    assert "-0.73 [-1.27, -0.18]" in out  # and deal by deal against the expert before the moon work
+
+
+@needs_openspiel
+@pytest.mark.slow
+def test_bench_vs_openspiel_plays(tmp_path: Path) -> None:
+    figures = tmp_path / "run.json"
+    out = run(
+        "bench_vs_openspiel.py", "--player", "medium", "--deals", "1", "--simulations", "20", "--jobs", "1",
+        "--json", str(figures),
+    )  # fmt: skip
+    assert "payoff per seat-deal of medium" in out and "(n=1 deals)" in out
+    assert len(json.loads(figures.read_text())["deals"]) == 1
+
+
+@needs_openspiel
+@pytest.mark.slow
+def test_the_ismcts_candidates_play() -> None:
+    """benchmarks/results/expert-ismcts/candidates.py: the candidates docs/tournaments.md names still make players."""
+    candidates = RESULTS / "expert-ismcts" / "candidates.py"
+    out = run(
+        "bench_vs_openspiel.py", "--player", f"py:{candidates}:without_moon_defence", "--budget", "0.02",
+        "--deals", "1", "--simulations", "20", "--jobs", "1",
+    )  # fmt: skip
+    assert "(n=1 deals)" in out
+
+
+def test_the_ismcts_candidates_are_expert_variants() -> None:
+    spec = importlib.util.spec_from_file_location("candidates", RESULTS / "expert-ismcts" / "candidates.py")
+    assert spec is not None and spec.loader is not None
+    candidates = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(candidates)
+    from hearts.players.search_config import EXPERT
+
+    assert candidates.MEDIUM_MOON_ROLLOUTS == EXPERT.replace(rollout="medium-moon")
+    off = candidates.WITHOUT_MOON_DEFENCE
+    assert (off.early_threat_points, off.moon_safe_passes, off.pass_opponents) == (0, False, "medium")
+
+
+@pytest.mark.slow
+def test_baseline_bot_plays_a_tournament() -> None:
+    """baseline.py's bot over the bot protocol in a real tournament, playing this tree's src (a clone
+    has no baseline worktree; ``setup`` makes one of another commit, which a test should not)."""
+    command = shlex.join([sys.executable, str(BENCH / "baseline.py"), "bot", "easy", "--src", str(ROOT / "src")])
+    done = subprocess.run(
+        [sys.executable, "-m", "hearts.cli", "tournament", "--player", f"old-easy=cmd:{command}", "--players", "random",
+         "--hands", "1", "--games", "0", "--seed", "1", "--jobs", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT,
+    )  # fmt: skip
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out[-3000:]
+    assert "old-easy" in out and "fault" not in out
+
+
+# -- the server ------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not has("websockets"), reason="websockets (with uvicorn[standard]) is not installed")
+@pytest.mark.slow
+def test_bench_server_load() -> None:
+    out = run("bench_server_load.py", "--tables", "1", "--preset", "short", "--seconds", "5")
+    assert number(r"actions: (\d+) in", out) > 0
+    assert "errors: 0" in out
+
+
+@pytest.mark.skipif(not has("websockets"), reason="websockets (with uvicorn[standard]) is not installed")
+@pytest.mark.slow
+def test_bench_server_abuse() -> None:
+    out = run("bench_server_abuse.py", "--tables", "1", "--seconds", "2", "--warmup", "0", "--storm", "2")
+    assert re.search(r"^quiet: \d+ moves", out, re.M) and re.search(r"^storm: \d+ moves", out, re.M)
+
+
+@pytest.mark.skipif(not has("httpx"), reason="httpx (the dev extra) is not installed")
+def test_bench_server_storage() -> None:
+    out = run("bench_server_storage.py", "--repeat", "1")
+    assert number(r"all rows\s+([\d,]+) bytes", out) > 0
+    assert "GET record" in out
+
+
+def test_bench_server_first_pass() -> None:
+    out = run("bench_server_first_pass.py", "--runs", "1", "--delays", "0", "--level", "easy")
+    assert re.search(r"^\s+0s\s+on\s+[\d.]+s", out, re.M), out
+
+
+def test_bench_review(tmp_path: Path) -> None:
+    figures = tmp_path / "review.json"
+    out = run("bench_review.py", "--hands", "1", "--worlds", "20", "--json", str(figures))
+    assert json.loads(figures.read_text())
+    assert "marks" in out
+
+
+# -- every script is covered -------------------------------------------------------------------
+
+
+def test_every_script_has_a_smoke_test() -> None:
+    """Each script in benchmarks/ is named by a test above (run, or pooled from kept results)."""
+    scripts = {p.name for p in BENCH.glob("*.py")}
+    named = set(re.findall(r"\"(\w+\.py)\"", Path(__file__).read_text()))
+    assert scripts <= named, f"no smoke test for {sorted(scripts - named)}"
+
+
+def test_the_kept_parts_are_whole_tournament_files() -> None:
+    """What benchmarks/results/ keeps reads back: every gzipped part is a whole ``--json`` file."""
+    parts = sorted(RESULTS.rglob("*.json.gz"))
+    assert parts
+    for path in parts:
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        assert isinstance(data, dict) and ("tables" in data or "deals" in data), path
