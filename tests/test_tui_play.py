@@ -19,8 +19,9 @@ SIZE = (110, 34)
 
 
 def fast_settings(**changes: object) -> Settings:
-    """Random opponents and no pauses: a hand takes a fraction of a second."""
-    settings = Settings(opponents=("random",), speed="instant", hint_level="random")
+    """Random opponents and no pauses: a hand takes a fraction of a second. The test plays every card
+    itself (no card is played for it when it is the only legal one) unless it says so."""
+    settings = Settings(opponents=("random",), speed="instant", hint_level="random", auto_play=False)
     for key, value in changes.items():
         setattr(settings, key, value)
     return settings

@@ -15,7 +15,7 @@ from tests.test_tui_play import fast_settings, human_to_act, screen_text, type_c
 from textual.color import Color
 from textual.widgets import Input, RichLog, Select
 
-from hearts.core import Card, Game, Phase, Rules, Suit
+from hearts.core import Card, Game, GameRecord, Phase, Rules, Suit
 from hearts.tui import session as session_module
 from hearts.tui.app import HeartsApp, SetupRequest, TableScreen
 from hearts.tui.screens import HelpScreen
@@ -319,3 +319,77 @@ async def test_the_help_lists_every_key_the_table_answers(tmp_path: Path) -> Non
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         lines = screen_text(app).splitlines()
         assert any("review your decisions" in line for line in lines)
+
+
+def at_a_claim(holds: bool) -> Game:
+    """A no-passing game stopped at South's turn in its first hand, after the first trick, where a claim
+    by South holds (or does not)."""
+    from tests.test_claim import strong_deal
+
+    from hearts.core import claim_holds
+
+    rules = Rules(pass_cycle="none")
+    for seed in range(500):
+        rng = random.Random(seed)
+        game = Game(rules, deals={0: tuple(strong_deal(rules, rng))})
+        while game.hand.number == 0 and game.phase is Phase.PLAY:
+            hand = game.hand
+            if hand.turn == HUMAN and hand.tricks and len(game.legal_plays()) > 1 and claim_holds(hand, HUMAN) == holds:
+                return game
+            game.play(rng.choice(game.legal_plays()))
+    raise AssertionError("no such position in 500 deals")
+
+
+async def test_a_claim_is_refused_with_the_reason_or_plays_the_hand_out(tmp_path: Path) -> None:
+    from hearts.tui.screens import HandOverScreen
+
+    game = at_a_claim(holds=False)
+    session = Session(game, fast_settings(), tmp_path / "g.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: human_to_act(app), "your turn")
+        before = game.view(HUMAN)
+        await pilot.press("c")
+        await pilot.pause()
+        message = app.table.message.plain if app.table.message else ""
+        assert message.startswith("You can't claim the rest: ") and "is still out" in message
+        assert game.view(HUMAN) == before  # nothing played
+
+    game = at_a_claim(holds=True)
+    session = Session(game, fast_settings(), tmp_path / "h.json")
+    app = HeartsApp(session)
+    async with app.run_test(size=LARGE) as pilot:  # wide enough for the log
+        await until(pilot, lambda: human_to_act(app), "your turn")
+        tricks_before = len(game.hand.tricks)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "the end of the hand")
+        done = game.finished[0]
+        assert done.claim is not None and done.claim[0] == HUMAN
+        assert all(t.winner == HUMAN for t in done.tricks[tricks_before:])
+        log = " ".join(strip.text for strip in app.table.query_one(RichLog).lines)
+        assert "You claim the rest" in log
+        assert app.table.message is not None and app.table.message.plain.startswith("You claimed the rest")
+    saved = GameRecord.loads((tmp_path / "h.json").read_text(encoding="utf-8"))
+    assert saved.hands[0].claim == done.claim  # the record marks the claim
+
+
+async def test_the_only_legal_card_is_played_for_you_and_said(tmp_path: Path) -> None:
+    from hearts.tui.screens import HandOverScreen
+
+    session = Session.new(Rules.preset("no-passing"), fast_settings(auto_play=True), seed=5, save_path=tmp_path / "g.json")
+    app = HeartsApp(session)
+    game = session.game
+    async with app.run_test(size=SMALL) as pilot:
+        while not isinstance(app.screen, HandOverScreen):
+            await until(pilot, lambda: human_to_act(app) or isinstance(app.screen, HandOverScreen), "a turn")
+            if isinstance(app.screen, HandOverScreen):
+                break
+            view = game.view(HUMAN)
+            assert len(view.legal) > 1  # a single legal card is never waited for
+            await type_card(pilot, view.legal[0])
+            await until(pilot, lambda view=view: game.view(HUMAN) != view, "the card")
+        # The last trick's card (the only one left) was played for South, and said.
+        last = game.finished[0].tricks[-1]
+        assert HUMAN in {seat for seat, _ in last.plays(4)}
+        message = app.table.message.plain if app.table.message else ""
+        assert message.startswith("Played ") and "for you: your only legal card" in message

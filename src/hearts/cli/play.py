@@ -91,6 +91,13 @@ def register(app: typer.Typer) -> None:
             bool | None,
             typer.Option("--four-colour/--two-colour", help="Four-colour deck (clubs green, diamonds blue)."),
         ] = None,
+        auto_play: Annotated[
+            bool | None,
+            typer.Option(
+                "--auto-play/--no-auto-play",
+                help="Play your card for you when it is the only one you may play (on by default; said as it is played).",
+            ),
+        ] = None,
         setup: Annotated[
             bool,
             typer.Option(
@@ -285,6 +292,7 @@ def register(app: typer.Typer) -> None:
                 speed=speed or "normal",
                 four_colour=bool(four_colour),
                 hint_level=hint_level,
+                auto_play=auto_play is not False,
                 think=think,
             )
 
@@ -329,7 +337,9 @@ def register(app: typer.Typer) -> None:
                 typer.echo(
                     "note: --resume plays on with the saved game's rules and seed; rule flags are ignored", err=True
                 )
-            table = {k: v for k, v in {"speed": speed, "four_colour": four_colour}.items() if v is not None}
+            table = {
+                k: v for k, v in {"speed": speed, "four_colour": four_colour, "auto_play": auto_play}.items() if v is not None
+            }
             try:
                 session = Session.resume(path, table)
             except SaveError as exc:

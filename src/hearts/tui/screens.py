@@ -23,6 +23,7 @@ KEYS = (
     ("qs, 10h, th", "type a card to play it (or mark it while passing)"),
     ("click", "a card plays it (marks it while passing)"),
     ("h", "hint: what the expert would do, and why"),
+    ("c", "claim the rest of the tricks, when your cards are sure to take them all"),
     ("?", "this help"),
     ("r", "at the end of a hand: review your decisions in it, each marked by what it cost"),
     ("Esc", "clear what you typed"),

@@ -26,6 +26,7 @@ from hearts.core import (
     Move,
     Rules,
     SeatView,
+    play_claim,
     seat_name,
 )
 from hearts.core.events import Event
@@ -111,6 +112,8 @@ class Settings:
     think: float | None = None  #: the computer players' time budget in seconds (None: their own default)
     #: a practice game that deals a finished hand again: where the hand came from, in words
     practice: str | None = None
+    #: play the person's card for them when it is the only legal one (said on the screen as it is played)
+    auto_play: bool = True
 
     def level_of(self, seat: int) -> str:
         """The requested level of computer ``seat`` (1-based among the computer seats)."""
@@ -145,6 +148,8 @@ class Settings:
             raise SaveError(f"unknown speed {settings.speed!r}: choose one of {', '.join(SPEEDS)}")
         if not isinstance(settings.four_colour, bool):
             raise SaveError(f"four_colour is {settings.four_colour!r}, not true or false")
+        if not isinstance(settings.auto_play, bool):
+            raise SaveError(f"auto_play is {settings.auto_play!r}, not true or false")
         settings.think = check_think(settings.think, SaveError)
         if settings.practice is not None and not isinstance(settings.practice, str):
             raise SaveError(f"practice is {settings.practice!r}, not text")
@@ -308,6 +313,13 @@ class Session:
     def apply(self, move: Move) -> list[Event]:
         """Apply a move through the engine (an illegal one raises and changes nothing), then save."""
         events = self.game.apply(move)
+        self.save()
+        return events
+
+    def claim(self, seat: int) -> list[Event]:
+        """``seat`` claims the rest of the hand: checked by the engine (a claim that does not hold raises
+        ``ClaimRefused`` with the reason and changes nothing), played out, then saved."""
+        events = play_claim(self.game, seat)
         self.save()
         return events
 

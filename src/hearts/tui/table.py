@@ -24,6 +24,7 @@ from hearts.core import (
     CardSet,
     CardsReceived,
     ChooseMoon,
+    ClaimRefused,
     GameRecord,
     HeartsError,
     MoonShot,
@@ -80,6 +81,7 @@ class TableScreen(Screen[None]):
         Binding("enter", "choose", "Play/Pass"),
         Binding("space", "mark", "Mark"),
         Binding("h", "hint", "Hint"),
+        Binding("c", "claim", "Claim the rest"),
         Binding("question_mark", "help", "Help & rules"),
         Binding("escape", "clear", "Clear", show=False),
     ]
@@ -401,6 +403,19 @@ class TableScreen(Screen[None]):
                 )
                 self.after(session.apply(ChooseMoon(HUMAN, option)))
                 continue
+            if game.phase is Phase.PLAY and session.settings.auto_play:
+                view = session.view()
+                if len(view.legal) == 1:
+                    # The only card the person may play is played for them, and said, so nobody is surprised.
+                    card = view.legal[0]
+                    text = Text("Played ", style="bold cyan")
+                    text.append_text(card_text(card, session.settings.four_colour))
+                    text.append(" for you: your only legal card (--no-auto-play plays it yourself).")
+                    self.say(text)
+                    await asyncio.sleep(card_delay)
+                    if session.view() == view:
+                        self.after(session.apply(PlayCard(HUMAN, card)))
+                    continue
             self.refresh_table()  # the human's pass or play: wait for it
             return
 
@@ -569,6 +584,26 @@ class TableScreen(Screen[None]):
         self.hinted = CardSet()
         self.message = None
         self.after(self.session.apply(move))
+        self.kick()
+
+    def action_claim(self) -> None:
+        """Claim every remaining trick: the engine checks it against every lie of the unseen cards and
+        every play of the others; refused with the reason, or the hand is played out."""
+        view = self.session.view()
+        if view.phase is not Phase.PLAY or not view.my_turn or self.shown_trick is not None:
+            self.say("You can claim the rest of the tricks on your turn to play.", error=True)
+            return
+        try:
+            events = self.session.claim(HUMAN)
+        except ClaimRefused as exc:
+            reason = str(exc).split(": ", 1)[-1]
+            self.say(f"You can't claim the rest: {reason}.", error=True)
+            return
+        self.hinted = CardSet()
+        self.write_log(Text("You claim the rest: every trick is yours.", style="bold green"))
+        self.after(events)
+        self.message = Text("You claimed the rest: the hand is played out, every trick to you.", style="bold green")
+        self.refresh_table()
         self.kick()
 
     def action_help(self) -> None:
