@@ -33,6 +33,8 @@ def _page(browser: Any, size: dict[str, int], speed: str = "0") -> Any:
     phone = size is PHONE
     context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone)
     context.add_init_script(f"localStorage.setItem('hearts.speed', '{speed}')")
+    # These tests play every card themselves: no card is played for them (test_second_hour_browser.py).
+    context.add_init_script("localStorage.setItem('hearts.autoPlay', '0')")
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.script_errors = []

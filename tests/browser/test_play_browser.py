@@ -18,6 +18,8 @@ def _new_page(browser: Any, speed: str = "0") -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     # Animation speed is a page setting kept in localStorage: "0" turns animations off for speed.
     context.add_init_script(f"localStorage.setItem('hearts.speed', '{speed}')")
+    # These tests play every card themselves: no card is played for them (test_second_hour_browser.py).
+    context.add_init_script("localStorage.setItem('hearts.autoPlay', '0')")
     page = context.new_page()
     page.set_default_timeout(20_000)
     # Any script error on the page fails the test (checked by _no_script_errors at the end).

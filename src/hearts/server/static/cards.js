@@ -70,6 +70,8 @@ const Settings = {
   set speed(v) { localStorage.setItem("hearts.speed", String(v)); },
   get fourColour() { return localStorage.getItem("hearts.fourColour") === "1"; },
   set fourColour(v) { localStorage.setItem("hearts.fourColour", v ? "1" : "0"); applyDeckColours(); },
+  get autoPlay() { return localStorage.getItem("hearts.autoPlay") !== "0"; },
+  set autoPlay(v) { localStorage.setItem("hearts.autoPlay", v ? "1" : "0"); },
 };
 
 function applyDeckColours() {
@@ -77,6 +79,29 @@ function applyDeckColours() {
 }
 
 document.addEventListener("DOMContentLoaded", applyDeckColours);
+
+// A seat's link token, kept in this browser for the review page of its game (hearts.seat.ID), is kept
+// only while the game is played and for a day after it ends (the review page then still knows your
+// seat); hearts.seat-until.ID says until when. A game left unplayed lets its link go a week after its
+// page was last opened. Every page forgets the links past their time when it loads.
+const SEAT_KEPT_MS = { playing: 7 * 86400e3, over: 86400e3 };
+
+function keepSeat(table, token, over = false) {
+  localStorage.setItem(`hearts.seat.${table}`, token);
+  localStorage.setItem(`hearts.seat-until.${table}`, String(Date.now() + (over ? SEAT_KEPT_MS.over : SEAT_KEPT_MS.playing)));
+}
+
+function forgetOldSeats(now = Date.now()) {
+  for (const key of Object.keys(localStorage)) {
+    if (!key.startsWith("hearts.seat.")) continue;
+    const table = key.slice("hearts.seat.".length);
+    const until = parseFloat(localStorage.getItem(`hearts.seat-until.${table}`));
+    if (!Number.isFinite(until)) localStorage.setItem(`hearts.seat-until.${table}`, String(now + SEAT_KEPT_MS.playing));
+    else if (until < now) { localStorage.removeItem(key); localStorage.removeItem(`hearts.seat-until.${table}`); }
+  }
+}
+
+forgetOldSeats();
 
 // "Play this deal again": a practice table dealing finished hand `number` again, you at your seat (the
 // seat of the token sent in a header, or `seat`), computers at the others. `newTab`: keep this page (a

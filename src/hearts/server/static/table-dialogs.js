@@ -41,7 +41,7 @@ function showHandOver(hand, winners) {
   const d = openDialog(
     `<h2 id="dialog-title">${escapeHtml(title)}</h2>${moon}${sheetHtml(S.hands, names, winners)}` +
     `<h3>The whole deal (after the pass)</h3><div id="deal-slot"></div>` +
-    `<p style="display:flex;gap:.6rem;flex-wrap:wrap">` +
+    `<p class="dialog-actions" style="display:flex;gap:.6rem;flex-wrap:wrap">` +
     (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
     `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
     (ROLE === "player" ? `<a class="btn secondary" id="review-hand" href="/review/${tableId}/${hand.number}" target="_blank" rel="noopener">Review this hand</a>` : "") +

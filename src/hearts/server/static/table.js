@@ -48,7 +48,7 @@ function onMessage(msg) {
       S.queue = [];
       S.seat = msg.seat; S.view = msg.view; S.table = msg.table; S.seq = msg.seq;
       // The review page (opened in a new tab) asks for this seat's reviews with its token in a header.
-      if (ROLE === "player") localStorage.setItem(`hearts.seat.${msg.table.id}`, TOKEN);
+      if (ROLE === "player") keepSeat(msg.table.id, TOKEN, msg.view.phase === "game-over");
       S.watchToken = msg.watch_token; S.lastHand = msg.last_hand; S.selected.clear(); S.hint = null;
       S.tableAt = performance.now(); S.sent = null; dropFinishedTrick();
       $("hint").title = `Hint: the ${msg.hint_level} player's move (H)`;
@@ -143,7 +143,19 @@ function awayShort(seat) {
 
 function render() {
   if (!S.view) return;
+  autoPlay();
   renderChips(); renderSeats(); renderHand(); renderActions(); renderStatus();
+}
+
+// When one card is all you may play, it is played for you after a moment, and said so (a setting, on by
+// default: "only legal card" in the bar), as other Hearts tables do.
+function autoPlay() {
+  const v = S.view;
+  if (ROLE !== "player" || !Settings.autoPlay || v.phase !== "play" || !v.to_move.includes(S.seat)) return;
+  if (!v.legal || v.legal.length !== 1 || S.auto === S.seq) return;
+  const seq = S.seq, card = v.legal[0];
+  S.auto = seq;
+  setTimeout(() => { if (S.seq === seq && S.view.phase === "play") sendMove({ type: "play", card, seq }); }, 900 + 600 * Settings.speed);
 }
 
 function renderChips() {
@@ -286,6 +298,7 @@ function renderStatus() {
     if (!v.has_passed[S.seat]) text = `Choose ${v.rules.pass_count} cards to pass ${v.direction} to ${nameOf(v.pass_to)}`;
     else text = `You passed ${v.passed.map(cardShort).join(" ")} to ${nameOf(v.pass_to)} — waiting for ${v.to_move.map(nameOf).join(", ")}`;
   } else if (v.phase === "moon-choice") text = v.moon_options.length ? "You shot the moon! Choose how it scores." : `${nameOf(v.to_move[0])} shot the moon and is choosing…`;
+  else if (v.to_move.includes(S.seat) && S.auto === S.seq) text = `Only ${cardShort(v.legal[0])} can be played: played for you`;
   else if (v.to_move.includes(S.seat)) text = v.trick.cards.length ? "Your turn" : "Your lead";
   else if (v.to_move.length) text = `${nameOf(v.to_move[0])} to play…`;
   // Whoever the table waits for and is away: say so, and what the table does about it.
@@ -454,6 +467,8 @@ async function applyUpdate(msg) {
   renderTrickFromView();
   render();
   if (handEnded) {
+    // The game's end: its seat link is kept a day more (for the review page), then forgotten.
+    if (ROLE === "player" && msg.view.phase === "game-over") keepSeat(S.table.id, TOKEN, true);
     S.lastHand = msg.finished_hand;
     S.hands.push({ number: msg.finished_hand.number, points: msg.finished_hand.scores, totals: msg.finished_hand.totals });
     showHandOver(msg.finished_hand, msg.view.phase === "game-over" ? msg.view.winners : null);
@@ -508,6 +523,14 @@ function init() {
   $("speed").onchange = () => { Settings.speed = parseFloat($("speed").value); };
   $("four-colour").checked = Settings.fourColour;
   $("four-colour").onchange = () => { Settings.fourColour = $("four-colour").checked; };
+  // "only legal card": play it for me (on by default); added here beside the other settings.
+  const auto = document.createElement("label");
+  auto.className = "check";
+  auto.innerHTML = `<input type="checkbox" id="auto-play"> only legal card: play it`;
+  $("four-colour").closest("label").after(auto);
+  auto.hidden = ROLE === "spectator";
+  $("auto-play").checked = Settings.autoPlay;
+  $("auto-play").onchange = () => { Settings.autoPlay = $("auto-play").checked; };
   $("hint").onclick = () => send({ type: "hint" });
   $("scores-btn").onclick = showScores;
   $("invite-btn").onclick = showInvite;
