@@ -78,10 +78,10 @@ async def test_each_decision_is_shown_as_soon_as_it_is_made(record: GameRecord, 
     def slow_review(*args: Any, progress: Any = None, verdict: Any = None, **kwargs: Any) -> Any:
         total = len(full.decisions)
         progress(0, total)
-        verdict(full.decisions[0])
+        verdict(full.decisions[1])  # as review_hand tells them: the plays first, the pass last
         progress(1, total)
         assert go_on.wait(30)
-        for i, d in enumerate(full.decisions[1:], start=2):
+        for i, d in enumerate([*full.decisions[2:], full.decisions[0]], start=2):
             verdict(d)
             progress(i, total)
         return full
@@ -93,7 +93,8 @@ async def test_each_decision_is_shown_as_soon_as_it_is_made(record: GameRecord, 
         await until(pilot, lambda: "Reviewing: 1 of" in screen_text(app), "the first verdict")
         text = screen_text(app)
         assert f"Reviewing: 1 of {len(full.decisions)} decisions" in text
-        assert full.decisions[0].mark in text and "being reviewed" in text
+        rows = {n: line for line in text.splitlines() for n in _rows(line)}
+        assert full.decisions[1].mark in rows[2] and "being reviewed" in rows[1]  # the pass is still to come
         assert "Reviewing hand 1 for Ada" in text  # the title does not say "reviewed" yet
         go_on.set()
         await until(pilot, lambda: "Hand 1 reviewed for Ada" in screen_text(app), "the whole review")

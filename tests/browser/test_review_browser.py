@@ -179,7 +179,9 @@ def test_the_review_page_says_how_far_it_is_and_explains_costs_on_a_phone(
     review = _planted_review(record).to_dict()
     count = len(review["decisions"])
     answers = [
-        {"status": "working", "done": k, "total": count, "decisions": review["decisions"][:k]} for k in (0, 1, 2)
+        # as the server answers: the plays' verdicts first, the pass (decision 1) last
+        {"status": "working", "done": k, "total": count, "decisions": review["decisions"][1 : 1 + k]}
+        for k in (0, 1, 2)
     ]
     answers.append({"status": "done", "review": review})
     asked: list[int] = []
@@ -203,8 +205,11 @@ def test_the_review_page_says_how_far_it_is_and_explains_costs_on_a_phone(
     assert page.locator("#title").inner_text() == "Hand 1 review"
     assert page.locator("#progress-text").inner_text() == f"2 of {count} decisions reviewed…"
     assert page.locator("#lossbar .seg.pending").count() == count - 2
-    assert page.locator("#where").inner_text() == f"Decision 1 of {count}"
-    assert page.locator("#decision .mark").inner_text() == "good"
+    assert page.locator("#where").inner_text() == f"Decision 2 of {count}"  # the first one made
+    assert page.locator("#decision .mark").inner_text() == "mistake" and page.locator("#prev").is_disabled()
+    page.click("#next")
+    assert page.locator("#where").inner_text() == f"Decision 3 of {count}" and page.locator("#next").is_disabled()
+    page.click("#prev")
     page.screenshot(path=str(artifacts / "review-phone-working.png"))
     hold[0] = False
     page.wait_for_function("document.querySelector('#title').textContent === 'Hand 1 reviewed'")
@@ -216,7 +221,7 @@ def test_the_review_page_says_how_far_it_is_and_explains_costs_on_a_phone(
     assert "world" not in text and "weighted" not in text and "pts" not in text, text
     costliest = page.locator("#story li").all_inner_texts()
     assert len(costliest) == 2 and costliest[0].endswith("(27.8)") and costliest[1].endswith("(2.5)"), costliest
-    page.click("#next")
+    assert page.locator("#where").inner_text() == f"Decision 2 of {count}"  # where the reader was
     cost = page.locator("#decision .cost").inner_text()
     assert "Cost 27.8 points expected" in cost and "= 16.2 of your own points + 11.6 from the others' points" in cost
     assert page.evaluate("document.documentElement.scrollWidth <= 390")

@@ -47,7 +47,12 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         worlds: Annotated[
-            int | None, typer.Option("--worlds", min=1, help="Sampled worlds per decision (default 1000).")
+            int | None,
+            typer.Option(
+                "--worlds",
+                min=1,
+                help="Sampled worlds per decision at most (default 1000; fewer where the verdict is settled sooner).",
+            ),
         ] = None,
         seed: Annotated[
             int, typer.Option("--seed", help="The expert's seed: the same seed and worlds give the same review.")

@@ -32,7 +32,8 @@ NO_LIMIT = 1e6
 #: (done, total) decisions, called as a review starts and after each decision.
 Progress = Callable[[int, int], None]
 
-#: Called with each decision's review as soon as it is made (the verdicts in order, before the hand's is done).
+#: Called with each decision's review as soon as it is made, before the hand's is done: the plays in
+#: order, then the pass (:attr:`DecisionReview.number` says where each goes).
 Verdict = Callable[[DecisionReview], None]
 
 
@@ -146,7 +147,7 @@ def review_hand(
     time limit unless ``budget`` (seconds per decision) is given; for a seed and world count the
     review is deterministic (a budget that cuts the search makes it depend on the machine's
     speed). ``progress(done, total)`` is called as the review starts and after each decision,
-    ``verdict(decision)`` with each decision's review as it is made. ``effort`` says how the worlds
+    ``verdict(decision)`` with each decision's review as it is made (the plays, then the pass). ``effort`` says how the worlds
     are spent (:class:`hearts.review.settle.Effort`: by default in batches, stopped once the
     verdict is settled; :data:`~hearts.review.settle.FULL`: all at once, the expert's search as in
     play). The review is kept in ``cache`` (default: this process's memory; None keeps nothing) and
@@ -195,19 +196,22 @@ def review_hand(
             players[at] = SearchPlayer(config, seed=batch_seed, time_budget=batch_budget or NO_LIMIT)
         return players[at].value_options(view, passes)
 
-    decisions: list[DecisionReview] = []
-    threats: list[int] = []
-    for number, moment in enumerate(moments):
+    made: dict[int, tuple[DecisionReview, int]] = {}
+    # The plays first and the pass last: the pass is the dearest decision to search, and the
+    # first verdicts should come at once (a reader sees them while the pass is valued).
+    for number in sorted(range(total), key=lambda i: (moments[i].trick is None, i)):
+        moment = moments[number]
         view = moment.view
         passes = (moment.played,) if view.phase is Phase.PASS else ()
         done = settle(view, moment.played, ask, seed, count, budget, effort, EXPERT.prior_margin)
         decision = _review_decision(moment, number, done)
-        decisions.append(decision)
-        threats.append(done.valuation.threat)
+        made[number] = (decision, done.valuation.threat)
         if verdict is not None:
             verdict(decision)
         if progress is not None:
-            progress(number + 1, total)
+            progress(len(made), total)
+    decisions = [made[i][0] for i in range(total)]
+    threats = [made[i][1] for i in range(total)]
     assert end.scores is not None
     review = HandReview(
         seat=me,

@@ -43,7 +43,8 @@ def decision_place(kind: str, trick: int | None, position: int | None) -> str:
 
 def review_table(review: HandReview | None, decisions: Sequence[DecisionReview] = (), total: int = 0) -> Table:
     """The decisions as a rich table: where, played, the expert's choice, cost, mark, reason; of a
-    finished ``review``, or (``review`` None) the ``decisions`` reviewed so far of ``total``."""
+    finished ``review``, or (``review`` None) the ``decisions`` reviewed so far (in any order) of
+    ``total``, a row "being reviewed" in the place of each still to come."""
     if review is not None:
         decisions, total = review.decisions, len(review.decisions)
         title = f"Hand {review.hand + 1}, reviewed for {review.name} ({review.points} points taken)"
@@ -53,7 +54,12 @@ def review_table(review: HandReview | None, decisions: Sequence[DecisionReview] 
     for column, justify in (("#", "right"), ("decision", "left"), ("played", "left"), ("best", "left"),
                             ("cost", "right"), ("mark", "left"), ("reason", "left")):  # fmt: skip
         table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
-    for d in decisions:
+    made = {d.number: d for d in decisions}
+    for number in range(max(total, len(made))):
+        d = made.get(number)
+        if d is None:
+            table.add_row(str(number + 1), "", "", "", "", Text("…", style="dim"), Text("being reviewed", style="dim"))
+            continue
         table.add_row(
             str(d.number + 1),
             decision_place(d.kind, d.trick, d.position),
@@ -63,8 +69,6 @@ def review_table(review: HandReview | None, decisions: Sequence[DecisionReview] 
             Text(d.mark, style=MARK_STYLES[d.mark]),
             d.reason,
         )
-    for number in range(len(decisions), total):
-        table.add_row(str(number + 1), "", "", "", "", Text("…", style="dim"), Text("being reviewed", style="dim"))
     return table
 
 

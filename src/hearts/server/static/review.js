@@ -13,7 +13,15 @@ const TOKEN = localStorage.getItem(`hearts.seat.${TABLE}`);
 // A mark as a count says it: "1 mistake", "2 mistakes", "3 best".
 const PLURALS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
 const ASK_EVERY_MS = 300;
+// decisions[n]: decision n's review once it is made (the plays come first, the pass last).
 let R = null, H = null, at = 0, seat = null, decisions = [], total = 0, follows = 0;
+
+function made() { return decisions.filter(Boolean); }
+// The reviewed decision before or after ``from`` (-1 when there is none).
+function step(from, by) {
+  for (let i = from + by; i >= 0 && i < decisions.length; i += by) if (decisions[i]) return i;
+  return -1;
+}
 
 function counted(n, mark) { return `${n} ${n === 1 ? mark : PLURALS[mark] || mark}`; }
 function tenths(x) { return (Math.round(x * 10) / 10).toFixed(1); }
@@ -50,8 +58,8 @@ function draw() {
   const d = decisions[at];
   if (!d) return;
   $("where").textContent = `Decision ${at + 1} of ${total || decisions.length}`;
-  $("prev").disabled = at === 0;
-  $("next").disabled = at >= decisions.length - 1;
+  $("prev").disabled = step(at, -1) < 0;
+  $("next").disabled = step(at, 1) < 0;
   document.querySelectorAll("#lossbar .seg").forEach((s, i) => s.classList.toggle("now", i === at));
   const box = $("decision");
   box.className = `decision mark-${d.mark}`;
@@ -71,7 +79,7 @@ function draw() {
 function drawBar() {
   const bar = $("lossbar");
   bar.innerHTML = "";
-  const most = Math.max(1, ...decisions.map((d) => d.cost));
+  const most = Math.max(1, ...made().map((d) => d.cost));
   for (let i = 0; i < Math.max(total, decisions.length); i++) {
     const d = decisions[i];
     const seg = document.createElement("button");
@@ -93,15 +101,16 @@ function drawBar() {
   document.querySelectorAll("#lossbar .seg").forEach((s, i) => s.classList.toggle("now", i === at));
 }
 
-function showSoFar(made, of) {
-  const first = decisions.length === 0;
-  decisions = made;
+function showSoFar(list, of) {
+  const first = made().length === 0;
+  decisions = [];
+  for (const d of list) decisions[d.number] = d;
   total = of;
-  if (!decisions.length) return;
+  if (!made().length) return;
   $("review").hidden = false;
   $("worst").hidden = true;
+  if (first || !decisions[at]) at = step(-1, 1);
   drawBar();
-  if (first) { at = 0; }
   draw();
 }
 
@@ -112,7 +121,7 @@ function show(review) {
   $("review").hidden = false;
   $("worst").hidden = false;
   $("title").textContent = `Hand ${H.number} reviewed`;
-  const keep = decisions.length ? at : 0;
+  const keep = made().length ? at : 0;
   decisions = R.decisions;
   total = R.decisions.length;
   const counts = Object.entries(R.marks).filter(([, n]) => n).map(([m, n]) => counted(n, m)).join(", ");
@@ -162,7 +171,7 @@ async function follow() {
     $("progress").max = Math.max(1, data.total);
     $("progress").value = data.done;
     $("progress-text").textContent = data.total ? `${data.done} of ${data.total} decisions reviewed…` : "Waiting for the expert…";
-    if ((data.decisions || []).length > decisions.length || data.total !== total) showSoFar(data.decisions || [], data.total);
+    if ((data.decisions || []).length > made().length || data.total !== total) showSoFar(data.decisions || [], data.total);
     await new Promise((r) => setTimeout(r, ASK_EVERY_MS));
   }
 }
@@ -181,8 +190,8 @@ async function init() {
     $("seat-box").hidden = false;
     $("seat").onchange = () => { seat = parseInt($("seat").value, 10); follow(); };
   }
-  $("prev").onclick = () => { if (at > 0) { at -= 1; draw(); } };
-  $("next").onclick = () => { if (at < decisions.length - 1) { at += 1; draw(); } };
+  $("prev").onclick = () => { const i = step(at, -1); if (i >= 0) { at = i; draw(); } };
+  $("next").onclick = () => { const i = step(at, 1); if (i >= 0) { at = i; draw(); } };
   $("worst").onclick = () => { if (R && R.costliest.length) { at = R.costliest[0]; draw(); } };
   $("again").onclick = (e) => { e.preventDefault(); playAgain(TABLE, H.number, TOKEN ? { headers: { "X-Hearts-Token": TOKEN } } : { seat: R ? R.seat : 0 }); };
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") $("next").click(); if (e.key === "ArrowLeft") $("prev").click(); });
