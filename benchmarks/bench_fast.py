@@ -3,12 +3,13 @@
 Rows printed:
 
 * hands per second on one core (deal, pass, 52 plays, score), uniform random legal cards:
-  ``hearts.fast.simulate`` (random and greedy policies), OpenSpiel's C++ loop
+  ``hearts.fast.simulate`` (random, greedy and medium policies), OpenSpiel's C++ loop
   (``pyspiel.evaluate_bots`` with ``pyspiel.make_uniform_random_bot`` in every seat) and
   OpenSpiel through its Python API, with each one's ratio to OpenSpiel's C++ loop;
 * rollouts per second from a mid-hand determinized position (``SeatView.world``), the unit of
   the search players: pure Python (``HandState.copy`` then random ``legal_mask``/``advance`` to
   the end) against ``hearts.fast.rollout`` (random and greedy) and ``rollout_worlds``;
+* the search players' inner loop (``search_worlds_with``) at expert's settings: worlds per second;
 * the same hands and rollouts on every core (numba ``parallel=True`` with ``prange``; wall clock);
 * start-up: a fresh interpreter that imports ``hearts.fast`` and calls each kernel once, with an
   empty numba cache (the first run on a machine compiles) and with a warm one.
@@ -166,6 +167,40 @@ def fast_rollout_worlds(world: HandState, worlds: int = 50) -> Callable[[int, in
     return run
 
 
+def expert_search(world: HandState, batch: int = 16) -> Callable[[int, int], float]:
+    """The search players' inner loop as expert runs it, one batch a call: ``batch`` worlds (expert's
+    ``world_batch``), every legal card, this seat rolling out with the learned model and the others
+    with medium, 10% noise, expert's 24 rollouts a world shared out over the cards (at most 8 each),
+    common random numbers. ``n`` is worlds; the figure is worlds a second."""
+    import numpy as np
+
+    from hearts.fast import kernels as k
+    from hearts.fast import rules_array, state_array
+    from hearts.players.weights import load_model
+
+    model = load_model()
+    R = rules_array(RULES)
+    S = state_array(world)
+    cards = np.array(sorted(int(c) for c in world.legal_plays()), dtype=np.int64)
+    me = world.turn
+    plans = np.array([[k.POLICY_LEARNED if s == me else k.POLICY_MEDIUM for s in range(4)]], dtype=np.int64)
+    reps = max(1, min(8, 24 // len(cards)))
+    worlds = np.stack([S] * batch)
+    totals = np.zeros(4, dtype=np.int64)
+    weights = np.asarray(model.weights, dtype=np.float64)
+
+    def run(n: int, seed: int) -> float:
+        rng = np.random.default_rng(seed)
+        calls = max(1, n // batch)
+        seeds = [rng.integers(0, 2**31, size=(batch, reps)) for _ in range(calls)]
+        start = clock()
+        for s in seeds:
+            k.search_worlds_with(worlds, R, cards, plans, 0.1, s, k.CHOICE_BEST, totals, weights, model.margin, 0)
+        return clock() - start
+
+    return run
+
+
 # -- measuring -----------------------------------------------------------------------------------
 
 
@@ -249,6 +284,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--python-hands", type=int, default=500, help="hands per OpenSpiel Python-API run")
     parser.add_argument("--rollouts", type=int, default=100_000, help="compiled rollouts per run")
     parser.add_argument("--python-rollouts", type=int, default=2_000, help="pure-Python rollouts per run")
+    parser.add_argument("--worlds", type=int, default=2_000, help="worlds of expert's search per run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
@@ -272,6 +308,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     runners: list[tuple[str, Callable[[int, int], float], int]] = [
         ("fast random", fast_hands("random"), args.hands),
         ("fast greedy", fast_hands("greedy"), args.hands),
+        ("fast medium", fast_hands("medium"), max(1, args.hands // 4)),
     ]
     if openspiel:
         runners += [
@@ -296,6 +333,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.repeat,
         args.seed,
     )
+    search = measure([("expert's search, worlds", expert_search(leading), args.worlds)], args.repeat, args.seed)
     parallel = parallel_figures(args.hands * 2, args.rollouts * 2, world) if fast.JIT_ENABLED else {}
     startup = {} if args.no_startup else startup_figures()
 
@@ -311,6 +349,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     py = rolls["python random (copy + advance)"]["per_second"]
     for name, row in rolls.items():
         print(f"  {name:36} {row['per_second']:>12,.0f} rollouts/s  {row['per_second'] / py:8.1f}x pure Python")
+    for row in search.values():
+        print(f"\nThe search's inner loop at expert's settings (16 worlds a call, one core): {row['per_second']:,.0f} worlds/s")
     if parallel:
         print(
             f"\nAll cores ({parallel['threads']} numba threads, prange), wall clock; the threads got "
@@ -323,7 +363,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print("\nStart-up (fresh interpreter: import hearts.fast, call each kernel once):")
         for label, key in (("empty numba cache (compiles)", "cold_cache"), ("warm numba cache", "warm_cache")):
             print(f"  {label:32} {startup[key + '_s']:8.2f} s wall, {startup[key + '_cpu_s']:6.2f} s CPU")
-    figures = {"hands": hands, "rollouts": rolls, "parallel": parallel, "startup": startup, "jit": fast.JIT_ENABLED}
+    figures = {"hands": hands, "rollouts": rolls, "search": search, "parallel": parallel, "startup": startup, "jit": fast.JIT_ENABLED}
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=2)

@@ -42,10 +42,44 @@ JIT_ENABLED: bool = not _numba_config.DISABLE_JIT
 _FAST_DIR = Path(__file__).resolve().parent
 
 
+def _fast_pdep() -> bool:
+    """Whether compiled code may pick a mask's n-th card with BMI2's ``pdep``: the CPU numba compiles
+    for has it, and runs it in hardware (AMD before Zen 3, family 0x19, runs it in microcode, hundreds
+    of cycles: slower than the binary search). ``HEARTS_PDEP=0`` turns it off."""
+    import platform
+
+    import llvmlite.binding as llvm
+
+    if not JIT_ENABLED or os.environ.get("HEARTS_PDEP", "1") == "0":
+        return False
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    if _numba_config.CPU_NAME or _numba_config.CPU_FEATURES:  # compiling for a CPU chosen by hand
+        features = str(_numba_config.CPU_FEATURES or "")
+    else:
+        features = llvm.get_host_cpu_features().flatten()
+    if "+bmi2" not in features.split(","):
+        return False
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False  # the vendor is unknown: keep the search that is fast everywhere
+    fields = {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in info.splitlines()[:30] if ":" in line)}
+    vendor = fields.get("vendor_id", "")
+    family = int(fields.get("cpu family", "0") or 0)
+    return vendor == "GenuineIntel" or (vendor == "AuthenticAMD" and family >= 0x19)
+
+
+#: Whether :func:`hearts.fast.state.nth_card` is one ``pdep`` instruction on this machine (see :func:`_fast_pdep`).
+FAST_PDEP: bool = _fast_pdep()
+
+
 def source_hash() -> str:
     """A hash of every source the kernels are compiled from: :mod:`hearts.core.arith` and each
-    module of this package that compiles a kernel (one that names ``njit``), and numba's version."""
+    module of this package that compiles a kernel (one that names ``njit``), numba's version, and
+    whether the kernels pick cards with ``pdep`` (:data:`FAST_PDEP`)."""
     digest = hashlib.sha256(numba.__version__.encode())
+    digest.update(b"pdep" if FAST_PDEP else b"search")  # which nth_card the kernels inline
     for path in [Path(arith.__file__).resolve(), *sorted(_FAST_DIR.glob("*.py"))]:
         text = path.read_bytes()
         if path.parent == _FAST_DIR and b"njit" not in text:
@@ -109,6 +143,34 @@ def _decorate(func: F, options: dict[str, Any]) -> F:
 #: ``numba.prange``: a parallel loop in ``parallel=True`` kernels.
 prange: Any = numba.prange
 
+
+# -- the generator's state, kept and restored ------------------------------------------------------
+
+#: int64 slots of a buffer that holds the generator's whole state (:func:`keep_rng`).
+RNG_WORDS = 640
+
+
+def keep_rng(buf: Any) -> None:
+    """Keep the state of ``np.random``'s generator in ``buf`` (``RNG_WORDS`` int64 slots), so that
+    :func:`restore_rng` makes it draw again exactly what it would draw now. Far cheaper than seeding:
+    the search reseeds for every candidate (common random numbers), and seeding the Mersenne Twister
+    and its first refill cost about as much as a rollout."""
+    import numpy as np
+
+    _, key, pos, has_gauss, gauss = np.random.get_state()
+    buf[0] = pos
+    buf[1:625] = key
+    buf[625] = has_gauss
+    buf[626] = np.float64(gauss).view(np.int64)
+
+
+def restore_rng(buf: Any) -> None:
+    """Put back the generator's state kept by :func:`keep_rng` in ``buf``."""
+    import numpy as np
+
+    key = np.asarray(buf[1:625]).astype(np.uint32)
+    np.random.set_state(("MT19937", key, int(buf[0]), int(buf[625]), float(np.int64(buf[626]).view(np.float64))))
+
 # -- the shared rules, callable from compiled code ------------------------------------------------
 
 # Inlined into the kernels at numba's level (measured: 5-15% more rollouts a second than LLVM's own
@@ -155,6 +217,54 @@ if JIT_ENABLED:
     @overload(arith.highest_card)
     def _highest_card(mask):  # type: ignore[no-untyped-def]
         return lambda mask: 63 - _ctlz(mask)
+
+    @intrinsic
+    def pdep(typingctx, x, mask):  # type: ignore[no-untyped-def]
+        """BMI2's parallel bit deposit: the low bits of ``x`` laid into the set bits of ``mask`` (only
+        where :data:`FAST_PDEP`)."""
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+            return builder.call(fn, args)
+
+        return types.int64(types.int64, types.int64), codegen
+
+    from numba.core import cgutils
+    from numba.cpython import randomimpl
+
+    @intrinsic
+    def _rng_copy(typingctx, buf, keep):  # type: ignore[no-untyped-def]
+        """Copy numba's ``np.random`` state (this thread's) into ``buf`` (``keep``) or back from it."""
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            state = randomimpl.get_state_ptr(context, builder, "np")
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            size = context.get_abi_sizeof(randomimpl.rnd_state_t)
+            if size > 8 * RNG_WORDS:
+                raise ValueError(f"numba's generator state takes {size} bytes, more than RNG_WORDS holds")
+            with builder.if_else(args[1]) as (keeping, restoring):
+                with keeping:
+                    # First the refill that the next draw would make (a seeded state is all refill):
+                    # kept refilled, a restored state draws at once.
+                    index = randomimpl.get_index_ptr(builder, state)
+                    with cgutils.if_unlikely(builder, builder.icmp_unsigned(">=", builder.load(index), randomimpl.N_const)):
+                        builder.call(randomimpl.get_rnd_shuffle(builder), (state,))
+                        builder.store(randomimpl.const_int(0), index)
+                    cgutils.raw_memcpy(builder, data, state, context.get_constant(types.intp, size), 1)
+                with restoring:
+                    cgutils.raw_memcpy(builder, state, data, context.get_constant(types.intp, size), 1)
+            return context.get_dummy_value()
+
+        return types.none(buf, types.boolean), codegen
+
+    @overload(keep_rng)
+    def _keep_rng(buf):  # type: ignore[no-untyped-def]
+        return lambda buf: _rng_copy(buf, True)
+
+    @overload(restore_rng)
+    def _restore_rng(buf):  # type: ignore[no-untyped-def]
+        return lambda buf: _rng_copy(buf, False)
 
 else:
     # The kernels run as Python, on numpy ints, which lack int's bit methods: arith's bit helpers

@@ -13,7 +13,7 @@ from hearts.core.arith import (
     R_PLAYERS,
     best_moon_choice,
 )
-from hearts.fast._jit import njit
+from hearts.fast._jit import RNG_WORDS, keep_rng, njit, restore_rng
 from hearts.fast.playout import NO_WEIGHTS, play_out, play_out_with
 from hearts.fast.state import MAX_PLAYERS, STATE_SIZE, advance, score_hand
 
@@ -41,11 +41,14 @@ def rollout_candidates(
     S = np.empty(STATE_SIZE, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
     no_trace = np.zeros(0, dtype=np.int64)
+    rng = np.empty(RNG_WORDS, dtype=np.int64)
+    np.random.seed(seed)
+    keep_rng(rng)  # restored for each candidate: the generator as just seeded, without seeding again
     for p in range(plans.shape[0]):
         for i in range(cards.shape[0]):
             S[:] = S0
             advance(S, R, cards[i])
-            np.random.seed(seed)
+            restore_rng(rng)
             play_out(S, R, plans[p], eps, no_trace)
             shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
             if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:
@@ -103,14 +106,19 @@ def search_worlds_with(
     S = np.empty(STATE_SIZE, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
     no_trace = np.zeros(0, dtype=np.int64)
+    rng = np.empty(RNG_WORDS, dtype=np.int64)
     for w in range(W):
         for r in range(reps):
+            # Seeded once and restored for each plan and card: seeding the generator (and its first
+            # refill) costs about as much as a rollout, restoring it a copy.
+            np.random.seed(seeds[w, r])
+            keep_rng(rng)
             for p in range(plans.shape[0]):
                 for i in range(cards.shape[0]):
                     S[:] = worlds[w]
                     if cards[i] >= 0:
                         advance(S, R, cards[i])
-                    np.random.seed(seeds[w, r])
+                    restore_rng(rng)
                     play_out_with(S, R, plans[p], eps, no_trace, weights, margin, voids)
                     shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
                     if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:

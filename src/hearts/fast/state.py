@@ -10,6 +10,7 @@ array's bookkeeping around them. Cards are ``suit * 13 + rank - 2``, sets of car
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import register_jitable
 
 from hearts.core.arith import (
     R_BREAKERS,
@@ -26,8 +27,11 @@ from hearts.core.arith import (
     moon_shooter,
     penalty_points,
 )
-from hearts.fast._jit import njit
+from hearts.fast._jit import FAST_PDEP, njit
 from hearts.fast.bits import lowest_card, popcount
+
+if FAST_PDEP:
+    from hearts.fast._jit import pdep
 
 # -- the state array -------------------------------------------------------------------------
 MAX_PLAYERS = 6
@@ -64,21 +68,34 @@ def draw(count: int) -> int:
     return (np.random.randint(0, 2**32) * count) >> 32
 
 
-@njit
-def nth_card(mask: int, n: int) -> int:
-    """The ``n``-th lowest card (from 0) of a mask holding more than ``n`` cards.
+if FAST_PDEP:
 
-    A binary search on bit counts without data-dependent branches (selects, not jumps): a
-    loop that clears ``n`` low bits mispredicts its exit on nearly every random choice.
-    """
-    pos = 0
-    for width in (32, 16, 8, 4, 2, 1):
-        c = popcount(mask & ((1 << width) - 1))
-        step = width if n >= c else 0
-        n -= c if n >= c else 0
-        mask >>= step
-        pos += step
-    return pos
+    @njit
+    def nth_card(mask: int, n: int) -> int:
+        """The ``n``-th lowest card (from 0) of a mask holding more than ``n`` cards.
+
+        BMI2's ``pdep`` lays the bit ``1 << n`` into the mask's ``n``-th set bit: two instructions,
+        where the binary search below is a chain of six dependent steps.
+        """
+        return lowest_card(pdep(1 << n, mask))  # type: ignore[call-arg]
+
+else:
+
+    @njit
+    def nth_card(mask: int, n: int) -> int:
+        """The ``n``-th lowest card (from 0) of a mask holding more than ``n`` cards.
+
+        A binary search on bit counts without data-dependent branches (selects, not jumps): a
+        loop that clears ``n`` low bits mispredicts its exit on nearly every random choice.
+        """
+        pos = 0
+        for width in (32, 16, 8, 4, 2, 1):
+            c = popcount(mask & ((1 << width) - 1))
+            step = width if n >= c else 0
+            n -= c if n >= c else 0
+            mask >>= step
+            pos += step
+        return pos
 
 
 @njit
@@ -179,37 +196,61 @@ def take_trick(S: np.ndarray, R: np.ndarray, winner: int, mask: int) -> None:
     S[S_TURN] = winner
 
 
+@register_jitable(inline="always")
+def play_card(
+    hand: int, card: int, turn: int, n: int, tl: int, best: int, best_seat: int, tmask: int, broken: int, breakers: int
+) -> tuple[int, int, int, int, int, int, int]:
+    """The one body of a card's play (HandState.advance), on plain numbers: ``turn``, holding
+    ``hand``, plays ``card`` (known to be legal) to the trick in progress, whose ``tl`` cards so far
+    (the mask ``tmask``) are led by ``best`` of ``best_seat``; ``breakers`` are the cards that break
+    hearts (``R[R_BREAKERS]``). Returns ``(hand, turn, tl, best, best_seat, tmask, broken)`` after
+    the card; once ``tl`` reaches ``n`` the trick is complete, ``best_seat`` has won it and the caller
+    hands it to :func:`take_trick`.
+
+    Numbers in and out, no arrays: an array handed to even an inlined function costs reference
+    counting at every card (a play-out ran at half speed), and numbers let :func:`play_out_to` keep
+    the trick in registers while :func:`advance` keeps it in the state array.
+    """
+    bit = 1 << card
+    hand ^= bit
+    if bit & breakers:
+        broken = 1
+    tmask |= bit
+    if tl == 0:
+        best = card
+        best_seat = turn
+    elif beats(card, best):
+        best = card
+        best_seat = turn
+    tl += 1
+    turn = turn + 1 if turn + 1 < n else 0
+    return hand, turn, tl, best, best_seat, tmask, broken
+
+
 @njit
 def advance(S: np.ndarray, R: np.ndarray, card: int) -> int:
     """Play a card known to be legal (HandState.advance); return the trick's winner or -1.
 
-    The step-by-step form, for callers that choose each card themselves; :func:`play_out`
-    is the same rules in one loop.
+    The step-by-step form, for callers that choose each card themselves: :func:`play_card` on the
+    trick kept in the state array.
     """
     n = R[R_PLAYERS]
     seat = S[S_TURN]
-    bit = 1 << card
-    S[S_HANDS + seat] ^= bit
-    if bit & R[R_BREAKERS]:
-        S[S_BROKEN] = 1
-    i = S[S_TRICK_LEN]
-    S[S_TRICK + i] = card
-    S[S_TRICK_LEN] = i + 1
-    S[S_TRICK_MASK] |= bit
-    if i + 1 < n:
-        S[S_TURN] = seat + 1 if seat + 1 < n else 0
-        return -1
-    best = S[S_TRICK]
-    best_i = 0
-    for j in range(1, n):
-        if beats(S[S_TRICK + j], best):
-            best = S[S_TRICK + j]
-            best_i = j
-    winner = S[S_LEADER] + best_i
-    if winner >= n:
-        winner -= n
-    take_trick(S, R, winner, S[S_TRICK_MASK])
-    return winner
+    tl = S[S_TRICK_LEN]
+    best, best_seat = trick_best(S, n)
+    S[S_TRICK + tl] = card
+    hand, turn, tl, best, best_seat, tmask, broken = play_card(
+        S[S_HANDS + seat], card, seat, n, tl, best, best_seat, S[S_TRICK_MASK], S[S_BROKEN], R[R_BREAKERS]
+    )
+    S[S_HANDS + seat] = hand
+    S[S_BROKEN] = broken
+    if tl == n:
+        take_trick(S, R, best_seat, tmask)
+        return best_seat
+    S[S_TURN] = turn
+    S[S_TRICK_LEN] = tl
+    S[S_TRICK_MASK] = tmask
+    return -1
 
 
 @njit
@@ -256,6 +297,8 @@ def deal(S: np.ndarray, R: np.ndarray, deck: np.ndarray) -> None:
         deck[j] = t
     for s in range(MAX_PLAYERS):
         S[S_HANDS + s] = 0
+    seat = 0
     for i in range(size):
-        S[S_HANDS + i % n] |= 1 << deck[i]
+        S[S_HANDS + seat] |= 1 << deck[i]
+        seat = seat + 1 if seat + 1 < n else 0  # not i % n: a division per card
     reset_state(S, R)
