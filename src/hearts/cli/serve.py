@@ -48,6 +48,11 @@ def register(app: typer.Typer) -> None:
             "--review-worlds",
             help="Worlds the expert samples per decision of a hand review (default: the review's own; fewer is quicker and less sure).",
         ),
+        instance: str = typer.Option(
+            "main",
+            "--instance",
+            help="This process's name where several share one database: each plays the tables it made (docs/server.md).",
+        ),
         warm_up: bool = typer.Option(
             True, help="Load the computer players' compiled search in the background at start-up, so the first game does not wait for it."
         ),
@@ -91,6 +96,9 @@ def register(app: typer.Typer) -> None:
         if per_address < 0:
             typer.echo(f"error: --connections-per-address must be 0 (no limit) or more, not {per_address}", err=True)
             raise typer.Exit(2)
+        if not (instance.isascii() and instance.isalnum() and instance.islower() and len(instance) <= 12):
+            typer.echo(f"error: --instance must be 1 to 12 lowercase letters and digits, not {instance!r}", err=True)
+            raise typer.Exit(2)
         if review_worlds is not None and not 1 <= review_worlds <= 100_000:
             typer.echo(f"error: --review-worlds must be from 1 to 100000, not {review_worlds}", err=True)
             raise typer.Exit(2)
@@ -105,6 +113,7 @@ def register(app: typer.Typer) -> None:
                 limits=Limits(per_address=per_address),
                 warm_up=warm_up,
                 review_worlds=review_worlds,
+                instance=instance,
             )
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {shown_url!r}: {mask_secret(str(exc), url)}", err=True)

@@ -89,6 +89,13 @@ lobby_t = Table(
     Column("updated_at", Float, nullable=False),
 )
 
+holders_t = Table(
+    "hearts_holders",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("instance", String(64), nullable=False),  # the ``hearts serve --instance`` that plays the table
+)
+
 #: Name changes a person may make in a day (choosing the first name is not one).
 NAME_CHANGES_PER_DAY = 3
 DAY = 24 * 3600.0
@@ -293,6 +300,20 @@ class Community:
                 for g in games
             ],
         }  # fmt: skip
+
+    # -- which process holds a table --------------------------------------------------------
+
+    def hold(self, table_id: str, instance: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(holders_t).values(table_id=table_id, instance=instance))
+
+    def holders(self, table_ids: list[str]) -> dict[str, str]:
+        """The instance holding each of ``table_ids`` (a table made before instances has none)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(holders_t).where(holders_t.c.table_id.in_(table_ids)))
+            return {r.table_id: r.instance for r in rows}
 
     # -- the lobby's rows -------------------------------------------------------------------
 

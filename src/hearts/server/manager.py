@@ -34,13 +34,17 @@ from hearts.server.writer import GroupWriter
 
 log = logging.getLogger("hearts.server")
 
+#: The name of a process that was given none (``hearts serve --instance``): one process alone needs none.
+DEFAULT_INSTANCE = "main"
 #: An address (a household, a classroom) may make this many times what one browser may.
 ADDRESS_FACTOR = 3
 
 
-def new_token() -> str:
-    """An unguessable link token (128 random bits)."""
-    return secrets.token_urlsafe(16)
+def new_token(table_id: str | None = None) -> str:
+    """An unguessable link token (128 random bits), after its table's id and a dot where given, so
+    that a proxy in front of several processes can route a link by its table (the id is public)."""
+    token = secrets.token_urlsafe(16)
+    return token if table_id is None else f"{table_id}.{token}"
 
 
 class TableManager:
@@ -55,6 +59,7 @@ class TableManager:
         limits: Limits | None = None,
         review_worlds: int | None = None,
         table_limits: TableLimits | None = None,
+        instance: str = DEFAULT_INSTANCE,
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
@@ -72,6 +77,8 @@ class TableManager:
         self.finished_games = FinishedGames()
         self.reviews = Reviews(self, worlds=review_worlds)
         self.community = Community(storage.engine)
+        #: this process's name among those sharing the database: it plays the tables it made, and only those
+        self.instance = instance
         self.lobby = LobbyHub(self)
         self.chat_limit = SlidingWindow(CHAT_BURST, CHAT_WINDOW)
         self.table_limits = table_limits or TableLimits()
@@ -91,6 +98,8 @@ class TableManager:
         if self.storage.is_sqlite:
             self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints(), name="hearts-checkpoint")
         ids = await self.writer.run(self.storage.table_ids, "playing")
+        holders = await asyncio.to_thread(self.community.holders, ids)
+        ids = [i for i in ids if holders.get(i, DEFAULT_INSTANCE) == self.instance]  # another process's tables are its own
         for table_id in ids:
             table = await self.get(table_id)
             if table is not None:
@@ -138,6 +147,9 @@ class TableManager:
             row = await self.writer.run(self.storage.load_table, table_id)
             if row is None:
                 return None
+            holder = (await asyncio.to_thread(self.community.holders, [table_id])).get(table_id, DEFAULT_INSTANCE)
+            if holder != self.instance and row.status == "playing":
+                return None  # another process plays it: its links open there (docs/server.md, "Growing past one process")
             table = LiveTable(self, row)
             chat = await asyncio.to_thread(self.community.chat, table_id)
             table.chat_log.extend(chat)
@@ -225,11 +237,13 @@ class TableManager:
         _check_options(opts)
         if opts["public"] and seed is not None:
             raise ValueError("a public table cannot have a chosen seed: its games are rated, so nobody may know the deals")
+        # Another instance's table ids start with its name, so a proxy can route a table by its id.
+        table_id = secrets.token_hex(6) if self.instance == DEFAULT_INSTANCE else f"{self.instance}-{secrets.token_hex(6)}"
         rows: list[SeatRow] = []
         names = []
         for i, (kind, level, name) in enumerate(seats):
             level = self.check_seat(kind, level)
-            rows.append(SeatRow(i, kind, level, new_token() if kind == "human" else None))
+            rows.append(SeatRow(i, kind, level, new_token(table_id) if kind == "human" else None))
             if creator is None and rows[-1].token:
                 creator = seat_key(rows[-1].token)
             default = seat_name(i, rules.players)
@@ -237,12 +251,12 @@ class TableManager:
                 default = f"{default} ({level})"
             names.append((name or "").strip()[:24] or default)
         row = TableRow(
-            id=secrets.token_hex(6),
+            id=table_id,
             rules=rules.to_dict(),
             seed=secrets.randbits(32) if seed is None else seed,  # at a keyed table: the computer players' only
             names=names,
             options=opts,
-            watch_token=new_token(),
+            watch_token=new_token(table_id),
             seats=rows,
             totals=[0] * rules.players,
             secret=secrets.token_bytes(32).hex() if seed is None else None,
@@ -251,6 +265,7 @@ class TableManager:
             deal=deal,
         )
         await self.writer.run(self.storage.create_table, row)
+        await self.writer.run(self.community.hold, row.id, self.instance)
         table = await self.get(row.id)
         assert table is not None
         table.kick()

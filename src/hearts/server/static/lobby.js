@@ -1,12 +1,13 @@
-// The lobby: one-click game against the computer, or a table with chosen rules and invite links.
+// The lobby: your name, Play now, the open public tables as they change (pushed over /ws/lobby), a
+// game against the computer, or a table with chosen rules and invite links.
 "use strict";
 
 let OPTIONS = null;
 const $ = (id) => document.getElementById(id);
 
-async function api(path, body) {
+async function api(path, body, method = "POST") {
   const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -140,9 +141,127 @@ async function createTable() {
   const options = {};
   if ($("pause").value !== "") options.pause = parseFloat($("pause").value);
   if ($("standin_after").value !== "") options.standin_after = parseFloat($("standin_after").value);
+  const isPublic = $("public").checked;
+  if (isPublic) {
+    options.public = true;
+    if ($("wait").value !== "") options.wait = parseFloat($("wait").value);
+    if ($("clock-play").value !== "") {
+      const play = parseFloat($("clock-play").value);
+      options.clock = { play, pass: play * 2 };
+    }
+  }
   try {
-    showLinks(await api("/api/tables", { preset: $("preset").value, rules: ruleOverrides(), seats, options }));
+    if (isPublic && !ME.name) await saveName();
+    const data = await api("/api/tables", { preset: $("preset").value, rules: ruleOverrides(), seats, options });
+    const mine = data.seats.find((s) => s.join_url);
+    // A public table's first person's seat is its creator's; the other seats are the lobby's.
+    if (isPublic && mine) { location.href = new URL(mine.join_url).pathname; return; }
+    showLinks(data);
   } catch (e) { $("create-error").textContent = e.message; }
+}
+
+// ---------- your name, Play now, the open tables ----------
+
+const ME = { name: null };
+const LOBBY = { tables: new Map(), skew: 0 };
+
+async function loadMe() {
+  const me = await api("/api/me");
+  ME.name = me.name;
+  $("my-name").value = me.name || me.suggestion;
+  $("my-name").placeholder = me.suggestion;
+  $("my-rating").textContent = me.rating === null ? "" : `rating ${me.rating.toFixed(1)}`;
+}
+
+async function saveName() {
+  $("name-error").textContent = "";
+  try {
+    const data = await api("/api/me", { name: $("my-name").value }, "PUT");
+    ME.name = data.name;
+    $("my-name").value = data.name;
+    $("name-error").textContent = "";
+    $("my-rating").textContent = `saved: you are ${data.name}`;
+  } catch (e) { $("name-error").textContent = e.message; throw e; }
+}
+
+async function playNow() {
+  $("now-error").textContent = "";
+  try {
+    if (!ME.name && $("my-name").value.trim()) await saveName();
+    const data = await api("/api/play-now", {});
+    location.href = data.play_url;
+  } catch (e) { $("now-error").textContent = e.message; }
+}
+
+async function sit(id, seat) {
+  $("sit-error").textContent = "";
+  try {
+    if (!ME.name) await saveName();
+    const data = await api(`/api/tables/${id}/sit`, { seat: seat + 1 });
+    location.href = data.play_url;
+  } catch (e) { $("sit-error").textContent = e.message; }
+}
+
+function waited(entry) {
+  const s = Math.max(0, Math.round(Date.now() / 1000 - LOBBY.skew - entry.created_at));
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+function renderLobby() {
+  const box = $("lobby-tables");
+  const tables = [...LOBBY.tables.values()].sort((a, b) => (a.status !== "waiting") - (b.status !== "waiting") || b.people - a.people || a.created_at - b.created_at);
+  if (!tables.length) { box.innerHTML = `<p class="muted">No open table yet: press Play now, or create a public table below.</p>`; return; }
+  box.innerHTML = "";
+  for (const t of tables) {
+    const row = document.createElement("div");
+    row.className = "link-row lobby-table";
+    row.id = `lobby-${t.id}`;
+    const head = document.createElement("strong");
+    head.textContent = `${t.rules}`;
+    row.appendChild(head);
+    const status = document.createElement("span");
+    status.className = "muted";
+    status.textContent = t.status === "waiting" ? ` · waiting ${waited(t)} for ${t.free} more` : ` · playing, hand ${t.hands_done + 1}`;
+    row.appendChild(status);
+    const seats = document.createElement("span");
+    seats.className = "lobby-seats";
+    for (const s of t.seats) {
+      const el = document.createElement("span");
+      el.className = `chip ${s.taken ? "" : "free"}`;
+      el.textContent = s.taken ? `${s.name}${s.kind !== "human" ? ` (${s.level})` : ""}${s.rating !== null ? ` · ${s.rating.toFixed(1)}` : ""}` : "free seat";
+      seats.appendChild(el);
+    }
+    row.appendChild(seats);
+    const free = t.seats.find((s) => !s.taken);
+    if (free) {
+      const b = document.createElement("button");
+      b.className = "btn";
+      b.textContent = "Sit";
+      b.setAttribute("aria-label", `Sit at the table ${t.rules} (seat ${free.seat + 1})`);
+      b.onclick = () => sit(t.id, free.seat);
+      row.appendChild(b);
+    }
+    const watch = document.createElement("a");
+    watch.className = "btn secondary";
+    watch.href = t.watch;
+    watch.textContent = "Watch";
+    row.appendChild(watch);
+    box.appendChild(row);
+  }
+}
+
+function watchLobby() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/lobby`);
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.now) LOBBY.skew = Date.now() / 1000 - msg.now;
+    if (msg.type === "lobby") { LOBBY.tables = new Map(msg.tables.map((t) => [t.id, t])); }
+    else if (msg.type === "listed") LOBBY.tables.set(msg.table.id, msg.table);
+    else if (msg.type === "unlisted") LOBBY.tables.delete(msg.id);
+    renderLobby();
+  };
+  ws.onclose = () => setTimeout(watchLobby, 2000);
 }
 
 async function init() {
@@ -169,6 +288,11 @@ async function init() {
   $("create").onclick = createTable;
   $("quick-name").value = localStorage.getItem("hearts.name") || "";
   $("quick-name").onchange = () => localStorage.setItem("hearts.name", $("quick-name").value);
+  $("save-name").onclick = () => saveName().catch(() => {});
+  $("play-now").onclick = playNow;
+  watchLobby();
+  setInterval(renderLobby, 5000); // the waiting times move on
+  await loadMe();
 }
 
 init().catch((e) => { $("quick-error").textContent = `Cannot reach the server: ${e.message}`; });

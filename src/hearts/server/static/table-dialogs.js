@@ -42,6 +42,7 @@ function showHandOver(hand, winners) {
     `<h2 id="dialog-title">${escapeHtml(title)}</h2>${moon}${sheetHtml(S.hands, names, winners)}` +
     `<h3>The whole deal (after the pass)</h3><div id="deal-slot"></div>` +
     `<p class="dialog-actions" style="display:flex;gap:.6rem;flex-wrap:wrap">` +
+    (winners && ROLE === "player" && typeof askRematch === "function" ? `<button class="btn" id="rematch">Play again</button>` : "") +
     (winners ? `<a class="btn" href="/">New game</a><a class="btn secondary" href="/history">History</a>` : `<button class="btn" id="next-hand" data-close>Next hand</button>`) +
     `<a class="btn secondary" href="/replay/${tableId}/${hand.number}" target="_blank" rel="noopener">Replay this hand</a>` +
     (ROLE === "player" ? `<a class="btn secondary" id="review-hand" href="/review/${tableId}/${hand.number}" target="_blank" rel="noopener">Review this hand</a>` : "") +
@@ -54,6 +55,8 @@ function showHandOver(hand, winners) {
   d.querySelectorAll("[data-close]").forEach((b) => (b.onclick = closeDialog));
   const dl = d.querySelector("#download-record");
   if (dl) dl.onclick = () => downloadRecord(hand.number);
+  const rematch = d.querySelector("#rematch");
+  if (rematch) rematch.onclick = () => { askRematch(); closeDialog(); };
   const again = d.querySelector("#play-again");
   if (again) again.onclick = () => playAgain(S.table.id, hand.number, { headers: { "X-Hearts-Token": TOKEN } }, !winners);
 }
