@@ -120,3 +120,27 @@ async def test_esc_on_the_end_of_hand_screen_keeps_the_offer_to_review(record: G
         await until(pilot, lambda: isinstance(app.screen, HandOverScreen), "back at the end of the hand")
         await pilot.press("enter")
         await until(pilot, lambda: closed == [None], "the next hand")
+
+
+def test_the_summary_counts_in_words_and_tells_a_moons_parts(record: GameRecord) -> None:
+    from dataclasses import replace
+
+    from hearts.tui.review import review_summary
+
+    review = review_hand(record, 0, 0, worlds=8, cache=None)
+    d = review.decisions
+    planted = replace(
+        review,
+        decisions=(
+            replace(d[0], cost=27.8, own=16.2, mark="blunder"),
+            replace(d[1], cost=2.0, own=2.0, mark="mistake"),
+            replace(d[2], cost=2.5, own=2.4, mark="mistake"),
+            *(replace(x, cost=0.0, own=0.0, mark="best") for x in d[3:]),
+        ),
+    )
+    first = review_summary(planted)[0]
+    assert "32.3[/] (20.6 of your own points, 11.7 from the others' points (moons)" in first
+    assert f"({len(d) - 3} best, 2 mistakes, 1 blunder)" in first
+    # A rest under half a point (the rollouts' rare moons) is not told: the parts would only puzzle.
+    plain = replace(planted, decisions=planted.decisions[1:])
+    assert "of your own points" not in review_summary(plain)[0] and "2 mistakes" in review_summary(plain)[0]

@@ -218,6 +218,11 @@ class MoonReview:
         )
 
 
+#: The points of a cost (or a hand's total) not in the seat's own points from which a review tells
+#: the parts ("27.8 = 16.2 of your own points + 11.6 from the others' points"): a moon or the game's
+#: end; below it the rest is the rollouts' rare moons, and the parts would only puzzle.
+PARTS_SHOWN = 0.5
+
 #: The version of the review's JSON: a review file of another version is refused in words. 2: a
 #: decision's ``own`` part of its cost.
 REVIEW_VERSION = 2

@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from hearts.core import GameRecord
 from hearts.review import DecisionReview, HandReview, review_hand
+from hearts.review.model import PARTS_SHOWN
 
 #: A mark counted in words ("2 mistakes"); "best" and "good" stay as they are.
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -87,8 +88,8 @@ def review_summary(review: HandReview) -> list[str]:
     rest = round(review.total_cost - review.own_cost, 1)
     parts = (
         f" ({review.own_cost:.1f} of your own points, {'less ' if rest < 0 else ''}{abs(rest):.1f} from the"
-        " others' points and the game's end)"
-        if abs(rest) >= 0.05
+        " others' points (moons) and the game's end)"
+        if abs(rest) >= PARTS_SHOWN
         else ""
     )
     lines = [

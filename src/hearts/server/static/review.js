@@ -13,6 +13,8 @@ const TOKEN = localStorage.getItem(`hearts.seat.${TABLE}`);
 // A mark as a count says it: "1 mistake", "2 mistakes", "3 best".
 const PLURALS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
 const ASK_EVERY_MS = 300;
+// The points of a cost not in your own points from which its parts are told (hearts.review.model.PARTS_SHOWN).
+const PARTS_SHOWN = 0.5;
 // decisions[n]: decision n's review once it is made (the plays come first, the pass last).
 let R = null, H = null, at = 0, seat = null, decisions = [], total = 0, follows = 0;
 
@@ -48,7 +50,7 @@ function costText(d) {
   if (d.mark === "best") return "No cost: the expert's own choice.";
   if (d.cost < 0.05) return `No cost the search could measure: the expert chose otherwise, but valued yours as high (over ${d.worlds} sampled deals).`;
   const own = Math.round(d.own * 10) / 10, rest = Math.round(d.cost * 10) / 10 - own;
-  const parts = Math.abs(rest) >= 0.05
+  const parts = Math.abs(rest) >= PARTS_SHOWN
     ? ` = ${tenths(own)} of your own points ${rest >= 0 ? "+" : "−"} ${tenths(Math.abs(rest))} from the others' points (a moon) and the game's end`
     : "";
   return `Cost ${tenths(d.cost)} points expected (± ${tenths(d.se)})${parts}: what your choice gave up against the expert's, over ${d.worlds} deals sampled from what you could see.`;
@@ -126,8 +128,8 @@ function show(review) {
   total = R.decisions.length;
   const counts = Object.entries(R.marks).filter(([, n]) => n).map(([m, n]) => counted(n, m)).join(", ");
   const rest = Math.round((R.total_cost - R.own_cost) * 10) / 10;
-  const parts = Math.abs(rest) >= 0.05
-    ? ` (${tenths(R.own_cost)} of your own points, ${rest >= 0 ? "" : "less "}${tenths(Math.abs(rest))} from the others' points and the game's end)`
+  const parts = Math.abs(rest) >= PARTS_SHOWN
+    ? ` (${tenths(R.own_cost)} of your own points, ${rest >= 0 ? "" : "less "}${tenths(Math.abs(rest))} from the others' points (moons) and the game's end)`
     : "";
   $("summary").textContent = `${R.name} took ${R.points} point${R.points === 1 ? "" : "s"}. Against the expert's choices ` +
     `${tenths(R.total_cost)} points were lost in expectation${parts}: each decision's cost added up, ` +
