@@ -271,12 +271,20 @@ class SeatView:
 
     def to_dict(self) -> dict[str, object]:
         """The view as JSON-ready data: what the server sends a seat and what an external bot reads."""
+        return {**_public_dict(self), **self.own_dict()}
+
+    def public_dict(self) -> dict[str, object]:
+        """The first part of :meth:`to_dict`: the public fields, the same in every seat's view of a
+        moment (a server sending every seat its view builds and encodes them once)."""
+        return _public_dict(self)
+
+    def own_dict(self) -> dict[str, object]:
+        """The rest of :meth:`to_dict`: the seat's own fields (its cards, its pass, its legal moves)."""
 
         def cs(x: CardSet | None) -> list[str] | None:
             return None if x is None else x.names()
 
         return {
-            **_public_dict(self),
             "seat": self.seat,
             "hand": self.hand.names(),
             "passed": cs(self.passed),

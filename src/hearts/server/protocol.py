@@ -59,9 +59,21 @@ class RateLimiter:
         return False
 
 
+#: One encoder for every message (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(message: dict[str, Any]) -> str:
     """A server message as its websocket text: compact JSON (no spaces), cards' suit symbols as is."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(message)
+
+
+def encode_with_view(message: dict[str, Any], public: str, own: dict[str, Any]) -> str:
+    """``encode({**message, "view": {**public_fields, **own}})``, the very same text, where ``public``
+    is the view's public part already encoded (:meth:`~hearts.core.SeatView.public_dict`): a move's
+    update carries the same public part to every seat, encoded once."""
+    head = _ENCODER.encode(message)
+    return f'{head[:-1]},"view":{public[:-1]},{_ENCODER.encode(own)[1:]}}}'
 
 
 def error(message: str, about: str | None = None) -> str:

@@ -23,7 +23,7 @@ from hearts.server.hands import hand_detail
 from hearts.server.messages import Chat, ClientMessage, Fill, Moon, Pass, Play
 from hearts.server.persist import action_write, again_of, new_game, stored_moves
 from hearts.server.privacy import client_keys, player_key, seat_key
-from hearts.server.protocol import encode, events_for
+from hearts.server.protocol import encode, encode_with_view, events_for
 from hearts.server.storage import TableRow
 from hearts.server.words import ahead_of_the_table, refusal, too_late
 
@@ -427,6 +427,8 @@ class LiveTable:
         self.seat_seq[move.seat] = seq
         self.last_move[move.seat], self.last_actor[move.seat] = move, actor
         self._note_finished(events)
+        if any(isinstance(e, HandStarted) for e in events):
+            await self._seat_claimants()
         finished = any(isinstance(e, HandScored) for e in events)
         self._announce(events, finished_hand=self.last_hand if finished else None, actor=actor)
         if finished and not self.options.get("spectator_chat", True):
@@ -440,6 +442,24 @@ class LiveTable:
             self.manager.game_over(self)
         return events
 
+    async def _seat_claimants(self) -> None:
+        """A hand began: each person who claimed a computer's seat of this game in progress takes it now
+        (their connections, which watched meanwhile, are told to open the seat again)."""
+        for s in self.seats:
+            if s.kind != "computer" or s.player is None:
+                continue
+            s.kind, s.level, s.joined = "human", None, True
+            self.joined_at[s.seat] = time.time()
+            await self.manager.writer.run(self.manager.storage.update_seat, self.id, s.seat, kind="human", level=None, joined=True)
+            await self.manager.named_seat(self, s.seat)
+            seated = encode({"type": "seated", "seat": s.seat})
+            for c in list(self.spectators):
+                if getattr(c, "waiting_seat", None) == s.seat:
+                    c.send(seated)
+            self.broadcast_presence()
+            if self.public:
+                self.manager.spawn(self.manager.lobby.publish(self))
+
     def _note_finished(self, events: list[Event]) -> None:
         for e in events:
             if isinstance(e, HandStarted):
@@ -449,9 +469,13 @@ class LiveTable:
 
     def _announce(self, events: list[Event], finished_hand: dict[str, Any] | None, actor: str) -> None:
         base = {"type": "update", "seq": self.seq, "actor": actor, "finished_hand": finished_hand, "clock": self.clock_left()}
+        public: str | None = None  # every seat's view has the same public part: built and encoded once
         for s in self.seats:
             if s.clients:
-                text = encode(dict(base, events=events_for(events, s.seat), view=self.view_for(s.seat)))
+                view = self.game.view(s.seat)
+                if public is None:
+                    public = encode(view.public_dict())
+                text = encode_with_view(dict(base, events=events_for(events, s.seat)), public, view.own_dict())
                 for c in list(s.clients):
                     c.send(text)
         if self.spectators:
