@@ -29,12 +29,12 @@ def test_every_seats_update_is_the_text_of_its_whole_view(preset: str) -> None:
             assert spliced == encode(dict(base, view=view.to_dict()))
             assert json.loads(spliced)["view"]["hand"] == view.to_dict()["hand"]
             checked += 1
-        seat = game.hand.turn if game.hand.to_move else None
+        mover = game.hand.turn if game.hand.to_move else None
         if game.hand.phase.value == "pass":
             for s in range(game.rules.players):
                 if game.hand.passed[s] is None:
                     game.pass_cards(s, rng.sample(cards_of(game.hand.hands[s]), game.rules.pass_count))
-        elif seat is not None and game.legal_plays():
+        elif mover is not None and game.legal_plays():
             game.play(rng.choice(game.legal_plays()))
         else:
             break
