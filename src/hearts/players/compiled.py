@@ -45,7 +45,6 @@ __all__ = [
     "rules_array",
     "sample_deals",
     "search_worlds",
-    "solve_worlds",
     "shoot_card",
     "situation",
     "state_array",
@@ -152,16 +151,6 @@ def search_worlds(
     out: Ints = kern.search_worlds_with(
         worlds, R, cards, plans, noise, seeds, kern.CHOICE_BEST, totals, model, margin, voids
     )
-    return out
-
-
-def solve_worlds(worlds: Ints, R: Ints, cards: Ints, totals: Ints) -> Ints:
-    """scores[world, 0, 0, card, seat]: each candidate played in each world and the rest of the hand
-    solved exactly, every seat playing for its best hand result (:func:`hearts.fast.endgame.solve_worlds`)."""
-    load_fast()
-    from hearts.fast.endgame import solve_worlds as solve
-
-    out: Ints = solve(worlds, R, cards, totals)
     return out
 
 
@@ -355,12 +344,6 @@ def _run_each_once() -> None:
         S[None, :], R, np.array([0], dtype=np.int64), np.full((1, 4), policy_code("medium"), dtype=np.int64),
         0.1, np.zeros((1, 1), dtype=np.int64), np.zeros(4, dtype=np.int64), None, 0.0, 0,
     )  # fmt: skip
-    last = S.copy()  # the last trick of a hand: a solve of one trick, to compile the solver
-    kern = _kernels()
-    for seat in range(4):
-        last[kern.S_HANDS + seat] = 1 << seat
-    last[kern.S_TRICKS_DONE] = rules.hand_size - 1
-    solve_worlds(last[None, :], R, np.array([0], dtype=np.int64), np.zeros(4, dtype=np.int64))
     pass_positions(R, np.array(hands, dtype=np.int64), np.zeros(4, dtype=np.int64), 0, np.zeros(1, dtype=np.int64), 1)
     one = np.array([hands], dtype=np.int64)
     play_log_likelihoods(one, R, np.zeros(0, dtype=np.int64), 0, -1.0, -1.0, policy_code("medium"))

@@ -143,23 +143,15 @@ class SearchPlayer(Player):
             return CARDS[hint], f"{hint_why} (my legal cards are all alike)"
         me = view.seat
         plans = [0]
-        # Few tricks left: each world is solved exactly, where every seat's best line, moons and
-        # their defence included, is found without the plans and threats the rollouts need.
-        exact = 0 < k.rules.hand_size - k.trick_number <= config.exact_tricks
-        if (
-            not exact
-            and k.moon_still_open_for_me()
-            and (
-                moon_hand_strength(k.rules, k.hand) >= config.moon_plan_strength
-                or k.points[me] >= k.rules.moon_points // 2
-            )
+        if k.moon_still_open_for_me() and (
+            moon_hand_strength(k.rules, k.hand) >= config.moon_plan_strength or k.points[me] >= k.rules.moon_points // 2
         ):
             plans.append(1 << me)
-        threat = -1 if exact else k.moon_threat(min_points=config.threat_points)
+        threat = k.moon_threat(min_points=config.threat_points)
         early = -1
-        if threat < 0 and config.early_threat_points and not exact:
+        if threat < 0 and config.early_threat_points:
             early = early_threat_seat(view, k, config.early_threat_points, config.early_threat_tricks)
-        m = self.last = self._search(view, k, self.view_rng(view), cands, plans, threat, deadline, early, exact)
+        m = self.last = self._search(view, k, self.view_rng(view), cands, plans, threat, deadline, early)
         norm = m.total_weight
         weights = m.weights
         vals = m.values
@@ -180,7 +172,7 @@ class SearchPlayer(Player):
         ranked = sorted(range(len(cands)), key=lambda i: -sums[best_p][i])
         exp = m.own[best_p][best_i] / norm
         runner = next((i for i in ranked if i != best_i), None)
-        tail = f"{exp:.1f} pts expected over {m.worlds} worlds{' solved to the end' if exact else ''}"
+        tail = f"{exp:.1f} pts expected over {m.worlds} worlds"
         if weights is not None:
             tail += f" weighted to {m.effective_worlds:.0f} by the plays seen"
         if runner is not None:
@@ -211,14 +203,12 @@ class SearchPlayer(Player):
         threat: int,
         deadline: float,
         early: int,
-        exact: bool = False,
     ) -> Measure:
         """Every candidate under every plan in sampled worlds, played out in compiled code: a batch
         of worlds per call, several rollouts per world (their mean utility is the world's value),
         every candidate and plan on the same random numbers. With a trick done, each world is weighted
         by how well medium's play explains the other seats' plays in it. ``threat`` (-1: none) runs for
-        the moon in every world; an ``early`` threat (-1: none) where :class:`EarlyThreat` says.
-        ``exact``: each world is solved to the end instead of rolled out (one plan, no threats)."""
+        the moon in every world; an ``early`` threat (-1: none) where :class:`EarlyThreat` says."""
         import numpy as np
 
         config = self.config
@@ -240,7 +230,7 @@ class SearchPlayer(Player):
         totals = np.array(view.totals, dtype=np.int64)
         # The voids known now: what a learned rollout seat starts from.
         voids = _voids(k) if self.rollouts.model is not None else 0
-        reps = 1 if exact else max(1, min(config.max_repeats, config.rollouts_per_world // (len(cands) * len(plans))))
+        reps = max(1, min(config.max_repeats, config.rollouts_per_world // (len(cands) * len(plans))))
         endgame = endgame_near(view)
         hands_at = fast.hands_slot()
         chunks_u: list[Floats] = []
@@ -263,21 +253,18 @@ class SearchPlayer(Player):
                 base = fast.state_array(view.world([int(h) for h in sampled[0]]))
             W = np.repeat(base[None, :], batch, axis=0)
             W[:, hands_at : hands_at + n] = sampled
+            seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
             starts = sampled | played
-            if exact:
-                scores = fast.solve_worlds(W, R, cards, totals)
+            if runner is not None:
+                # early_logw: the early seat's plays are explained by the mixture of the two models.
+                runs, early_logw = runner.runs(sampled, *((starts, plays) if infer else ()))
+                early_runs.extend(runs.tolist())
+                scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
+                for pick, rows in ((~runs, pol), (runs, pol_run)):
+                    if pick.any():
+                        scores[pick] = self.rollouts(W[pick], R, cards, rows, seeds[pick], totals, voids)
             else:
-                seeds = np.array([[rng.getrandbits(31) for _ in range(reps)] for _ in range(batch)], dtype=np.int64)
-                if runner is None:
-                    scores = self.rollouts(W, R, cards, pol, seeds, totals, voids)
-                else:
-                    # early_logw: the early seat's plays are explained by the mixture of the two models.
-                    runs, early_logw = runner.runs(sampled, *((starts, plays) if infer else ()))
-                    early_runs.extend(runs.tolist())
-                    scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
-                    for pick, rows in ((~runs, pol), (runs, pol_run)):
-                        if pick.any():
-                            scores[pick] = self.rollouts(W[pick], R, cards, rows, seeds[pick], totals, voids)
+                scores = self.rollouts(W, R, cards, pol, seeds, totals, voids)
             chunks_u.append(utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:

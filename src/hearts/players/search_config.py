@@ -68,7 +68,6 @@ class SearchConfig:
     pass_opponents: str = "medium"  #: the other seats' policy in the pass search (:data:`PASS_OPPONENTS`)
     moon_safe_passes: bool = False  #: the reference pass keeps A♥ K♥ Q♥; passes keeping them are searched too
     pass_candidates: int = 12  #: passes searched at most (the reference pass counts as one)
-    exact_tricks: int = 0  #: from this many tricks left (the one in progress counted) each world is solved exactly
 
     def __post_init__(self) -> None:
         def bad(knob: str, why: str) -> SearchConfigError:
@@ -78,7 +77,7 @@ class SearchConfig:
             value = getattr(self, knob)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise bad(knob, "a whole number of at least 1")
-        for knob in ("threat_points", "early_threat_points", "early_threat_tricks", "exact_tricks"):
+        for knob in ("threat_points", "early_threat_points", "early_threat_tricks"):
             value = getattr(self, knob)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise bad(knob, "a whole number of at least 0")
@@ -98,8 +97,6 @@ class SearchConfig:
                 raise bad(knob, "a number from 0 to 2" if knob == "early_defence_share" else "a number from 0 to 1")
         if self.noise > 1:
             raise bad("noise", "a number from 0 to 1")
-        if self.exact_tricks > 4:
-            raise bad("exact_tricks", "at most 4 (a solve of more tricks outruns any budget)")
         for knob, choices in (("rollout", ROLLOUTS), ("prior", PRIORS), ("pass_opponents", PASS_OPPONENTS)):
             if getattr(self, knob) not in choices:
                 raise bad(knob, "one of " + ", ".join(choices))
