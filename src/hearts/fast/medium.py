@@ -341,6 +341,28 @@ def pass_danger(R: np.ndarray, hand: int, card: int) -> float:
     return rank * 3.0 + max(0, 5 - length) * 2.0
 
 
+
+@njit
+def danger_pass(R: np.ndarray, hand: int, count: int) -> int:
+    """The ``count`` cards of ``hand`` with the highest :func:`pass_danger` (on a tie the lower card),
+    as a mask: the other seats' pass in the search players' pass search."""
+    chosen = 0
+    for _ in range(count):
+        best = -1
+        best_danger = -1e18
+        left = hand & ~chosen
+        while left:
+            c = lowest_card(left)
+            left &= left - 1
+            danger = pass_danger(R, hand, c)
+            if danger > best_danger:
+                best_danger = danger
+                best = c
+        if best < 0:
+            break
+        chosen |= 1 << best
+    return chosen
+
 @njit
 def _others_scored(R: np.ndarray, T: np.ndarray, t0: int, seat: int) -> bool:
     """Whether a seat other than ``seat`` has taken a penalty card (``T[t0 + s]``: what seat ``s`` took)."""

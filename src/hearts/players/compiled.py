@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "card_atoms",
+    "danger_pass",
     "hunts_moon",
     "learned_values",
     "load_fast",
@@ -237,6 +238,12 @@ def moon_threat(R: Ints, taken: Ints, seat: int, min_points: int) -> int:
     return int(load_fast().medium.threat_of(R, taken, 0, seat, min_points))
 
 
+def danger_pass(R: Ints, hand: int, count: int) -> int:
+    """The ``count`` most dangerous cards of ``hand`` by medium's measure, as a mask
+    (:func:`hearts.fast.medium.danger_pass`)."""
+    return int(load_fast().medium.danger_pass(R, hand, count))
+
+
 def reason_codes() -> dict[str, int]:
     """The medium player's reason codes by name (``ONLY``, ``DUCK``, …: ``WHY_*`` of :mod:`hearts.fast.medium`)."""
     medium = load_fast().medium
@@ -350,5 +357,7 @@ def _run_each_once() -> None:
     moon_log_ratios(one, R, np.zeros(0, dtype=np.int64), 1, -1.0, -1.0)
     pass_log_ratios(np.array(hands, dtype=np.int64), R, 7, -1.0)
     moon_strength(R, hands[0])
+    moon_threat(R, np.zeros(4, dtype=np.int64), 0, 4)
+    danger_pass(R, hands[0], 3)
     three = np.arange(3, dtype=np.int64)
     sample_deals(three, np.full(3, 2, dtype=np.int64), three, three, 0, -1, 0.8, 4, 0, 1)

@@ -137,7 +137,7 @@ class PassSearch:
             for j, c in enumerate(unseen):
                 dealt[others[j % (n - 1)]] |= 1 << c
             dealt[me] = hand
-            passes = [quick_pass(rules, dealt[s]) for s in range(n)]
+            passes = [fast.danger_pass(R, dealt[s], rules.pass_count) for s in range(n)]
             # Each candidate pass's position is one row; every row meets the same random numbers.
             row_seeds = [rng.getrandbits(31) for _ in range(reps)]
             W = fast.pass_positions(
@@ -168,8 +168,4 @@ class PassSearch:
 
 def quick_pass(rules: Rules, hand: int) -> int:
     """The other seats' pass in a pass search: the most dangerous cards by medium's measure."""
-    ranked = sorted(cards_of(hand), key=lambda c: -pass_danger(rules, hand, c))
-    m = 0
-    for c in ranked[: rules.pass_count]:
-        m |= 1 << c
-    return m
+    return fast.danger_pass(fast.rules_array(rules), hand, rules.pass_count)
