@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from hearts.server.app import create_app
 from hearts.server.community import Community, GameResult
@@ -446,3 +447,93 @@ def test_table_creation_is_limited_with_the_reason(tmp_path: Path) -> None:
         assert r.status_code == 429 and "at most 3 a minute from your browser; the next one in" in r.json()["detail"]
         assert ann.post("/api/quick", json={}).status_code == 429
         assert ann.post("/api/play-now").status_code == 429
+
+
+# -- hostile input to the new routes and messages ----------------------------------------------------------
+
+
+def test_hostile_requests_to_the_new_routes_are_answered_with_reasons(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("WARNING", logger="hearts")
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        table = public_table(ann)
+        for path in ("/api/players/..%2F..", "/api/players/%00", "/api/players/" + "\u202e" * 20, "/api/players/%F0%9F%82%A1"):
+            assert ann.get(path).status_code in (404, 422)
+        for body in ({"seat": "1"}, {"seat": 0}, {"seat": 1.5}, {"seat": 2**70}, {"seats": 1}, [1]):
+            r = ann.post(f"/api/tables/{table['id']}/sit", json=body)
+            assert r.status_code == 422 and "Traceback" not in r.text, (body, r.text)
+        assert ann.post("/api/play-now", json={"table": "x"}).status_code == 422
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            seat = Seat(ws, 0)
+            seat.until("welcome")
+            for message in ({"type": "chat"}, {"type": "chat", "text": 5}, {"type": "chat", "text": ["a"]}, {"type": "chat", "text": "x" * 3000},
+                            {"type": "back", "seat": 1}, {"type": "rematch", "yes": True}):  # fmt: skip
+                seat.send(**message)
+                error = seat.until("error")
+                assert error["about"] == "chat" or error["about"] in ("back", "rematch"), error
+        # The lobby's websocket takes no messages: a few are ignored, a flood closes it with the reason.
+        with ann.websocket_connect("/ws/lobby") as lobby:
+            assert lobby.receive_json()["type"] == "lobby"
+            for _ in range(25):
+                lobby.send_text("<script>" * 100)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    lobby.receive_json()
+            assert closed.value.code == 1008 and "takes no messages" in closed.value.reason
+    chat = [r for r in caplog.records if r.exc_info or r.levelname == "ERROR"]
+    assert chat == [], [r.getMessage() for r in chat]
+
+
+def test_a_flood_of_play_now_is_refused_once_past_the_limit(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        made = []
+        for _ in range(12):
+            r = ann.post("/api/play-now")
+            if r.status_code != 200:
+                break
+            made.append(r.json()["table"])
+        assert len(made) == 10 and r.status_code == 429 and "at most 10 a minute from your browser" in r.json()["detail"]
+        assert len(ann.get("/api/history").json()) == 10  # nothing stored for the refused ones
+
+
+def test_a_person_takes_a_computers_seat_from_the_next_hand_and_is_not_rated_for_that_game(tmp_path: Path) -> None:
+    with people(tmp_path) as (ann, bob):
+        named(ann, "Ann")
+        named(bob, "Bob")
+        table = ann.post(
+            "/api/tables",
+            json={"preset": "short", "rules": {"target": 30}, "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3, "options": {"public": True, "clock": None, "standin_after": 0}},
+        ).json()  # fmt: skip
+        r = bob.post(f"/api/tables/{table['id']}/sit")
+        assert r.status_code == 200 and r.json()["seat"] == 2, r.text  # the first computer's seat, from the next hand
+        token = r.json()["play_url"].split("/")[-1]
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws, bob.websocket_connect(f"/ws/{token}") as claimed:
+            me, waiting = Seat(ws, 0), Seat(claimed, None)
+            me.until("welcome")
+            welcome = waiting.until("welcome")
+            assert welcome["role"] == "spectator" and welcome["view"]["hand"] == []  # no computer's cards before it is his
+            rng = random.Random(5)
+            position = None
+            while me.view["hand_number"] < 2:  # Ann plays hand 1 out; the computers play seat 2's part
+                view = me.view
+                key = (view["hand_number"], view["phase"], tuple(view["hand"]))
+                if 0 in view["to_move"] and key != position:
+                    position = key
+                    me.send(**choose(view, rng), seq=me.seq)
+                me.until("update")
+            assert waiting.until("seated")["seat"] == 1
+        with bob.websocket_connect(f"/ws/{token}") as ws:
+            now = Seat(ws, 1).until("welcome")
+        assert now["role"] == "player" and now["seat"] == 1 and now["table"]["names"][1] == "Bob"
+        assert now["table"]["seats"][1]["kind"] == "human" and len(now["view"]["hand"]) == 13
+        assert bob.post(f"/api/tables/{table['id']}/sit").json()["seat"] == 2  # his seat, again
+        # Bob leaves; his stand-in plays on (standin_after 0) while Ann finishes the game.
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            me = Seat(ws, 0)
+            me.until("welcome")
+            play_out(me, random.Random(6))
+        deadline = time.monotonic() + 5
+        while ann.get("/api/players/Ann").json()["games"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert ann.get("/api/players/Ann").json()["games"] == 1
+        assert ann.get("/api/players/Bob").json()["games"] == 0  # he sat after the first hand

@@ -110,6 +110,7 @@ class Connection:
         self.seat = seat
         self.player = cookie_player(ws.cookies)  #: the browser identity's player key (None: none sent)
         self.name: str | None = None  #: a spectator's chosen name (shown with what they say in the chat)
+        self.waiting_seat: int | None = None  #: the computer's seat this watcher takes at the next hand
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE_LIMIT)
         self.closing = False
         self.close_code = CLOSE_NORMAL
@@ -372,6 +373,9 @@ def create_app(
             await ws.close(CLOSE_UNKNOWN_LINK, "unknown link")
             return
         table, seat = found
+        waiting = None  # a computer's seat a person claimed: they watch until it is theirs, at the next hand
+        if seat is not None and table.seats[seat].kind != "human":
+            waiting, seat = seat, None
         address = ws.client.host if ws.client is not None else "unknown"
         refused = manager.connections.refusal(table.id, seat, address)
         if refused is not None:
@@ -381,6 +385,7 @@ def create_app(
             return
         manager.connections.open(table.id, seat, address)
         conn = Connection(ws, seat)
+        conn.waiting_seat = waiting
         if seat is None and conn.player is not None:
             conn.name = await manager.display_name(conn.player)
         limiter = RateLimiter()

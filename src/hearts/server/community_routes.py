@@ -22,6 +22,8 @@ from hearts.server.params import PlainText, TableId, cookie_player
 #: A name in a path: anything longer than a name is no one's.
 NameParam = Annotated[str, PathParam(min_length=1, max_length=4 * MAX_NAME, description="a player's name")]
 
+#: Frames a lobby watcher may send (they are ignored) before it is closed: the lobby only tells.
+LOBBY_FRAMES = 20
 NO_IDENTITY = "your browser sent no identity cookie: open the lobby page first, and allow cookies for this site"
 
 
@@ -31,7 +33,7 @@ class NameSpec(BaseModel):
 
 
 class SitSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int | None = Field(None, ge=1, le=6, description="the seat to take, from 1 (default: the first free one)")
 
 
@@ -177,6 +179,7 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
         conn = connection(ws, None)
         hub = manager.lobby
         disconnected = False
+        frames = 0
         try:
             await hub.attach(conn)
             while not conn.closing:  # the lobby reads nothing: it only tells; a frame sent is ignored
@@ -184,6 +187,9 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
                 if frame["type"] == "websocket.disconnect":
                     disconnected = True
                     break
+                frames += 1
+                if frames > LOBBY_FRAMES:
+                    conn.close(1008, "the lobby's websocket takes no messages: it only tells what changed")
         except WebSocketDisconnect:
             disconnected = True
         finally:

@@ -56,6 +56,7 @@ def entry(table: LiveTable, ratings: dict[str, float]) -> dict[str, Any]:
             {
                 "seat": s.seat, "name": table.names[s.seat] if taken else None, "kind": s.kind, "level": s.level,
                 "taken": taken, "rating": None if rating is None else round(rating, 1),
+                "claimed": s.kind == "computer" and s.player is not None,  # a person takes it at the next hand
             }
         )  # fmt: skip
     return {

@@ -361,6 +361,9 @@ class TableManager:
             if mine:
                 return mine[0]
             free = [s.seat for s in table.seats if s.kind == "human" and not s.joined]
+            computers = [s.seat for s in table.seats if s.kind == "computer" and s.player is None]
+            if not free and computers and (seat is None or seat in computers):
+                return await self._claim(table, player, computers[0] if seat is None else seat)
             if not free:
                 raise ValueError("that table has no free seat now: watch it, or choose another")
             if seat is None:
@@ -375,6 +378,18 @@ class TableManager:
             table.broadcast_presence()
         table.kick()
         await self.lobby.publish(table)
+        return seat
+
+    async def _claim(self, table: LiveTable, player: str, seat: int) -> int:
+        """A person claims a computer's seat of a game in progress: it is theirs from the next hand (their
+        link shows the table as a spectator sees it until then). The caller holds the table's lock."""
+        s = table.seats[seat]
+        s.player = player
+        s.token = new_token(table.id)
+        self.tokens[s.token] = (table.id, seat)
+        await self.writer.run(self.storage.update_seat, table.id, seat, token=s.token, player=player)
+        table.broadcast_presence()
+        self.spawn(self.lobby.publish(table))
         return seat
 
     async def play_now(self, player: str, address: str, level: str = "medium") -> tuple[LiveTable, int]:
@@ -408,9 +423,17 @@ class TableManager:
                 GameResult(s.key, table.names[s.seat], table.game.totals[s.seat], s.seat in table.game.winners, len(table.game.finished))
                 for s in table.seats
             ]
-            self.spawn(self.writer.run(self.community.rate_game, table.id, results))
+            self.spawn(self._rate(table.id, results))
         if table.public:
             self.spawn(self.lobby.publish(table))
+
+    async def _rate(self, table_id: str, results: list[GameResult]) -> None:
+        """Rate a finished game, leaving out each seat whose player was not there from the first hand
+        (a person who took a computer's seat later, and that computer): the first hand's row says who was."""
+        first = await asyncio.to_thread(self.storage.hand_players, table_id, 0)
+        if first is not None:
+            results = [r for seat, r in enumerate(results) if seat < len(first) and first[seat] == r.player]
+        await self.writer.run(self.community.rate_game, table_id, results)
 
     async def rematch(self, table: LiveTable, seat: int) -> str | None:
         """``seat`` says "play again" at the end of a game: once every person still at the table has,

@@ -388,6 +388,12 @@ class Storage:
             for r in rows
         ]
 
+    def hand_players(self, table_id: str, number: int) -> list[str] | None:
+        """Each seat's player key in finished hand ``number`` (0-based), or None: no such hand, or an old row."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(hands_t.c.players).where((hands_t.c.table_id == table_id) & (hands_t.c.number == number))).first()
+        return None if r is None or not r.players else list(json.loads(r.players))
+
     def hands(self, table_id: str) -> list[dict[str, Any]]:
         """The finished hands of a table, without their records."""
         with self.engine.connect() as conn:

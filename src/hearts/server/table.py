@@ -427,6 +427,8 @@ class LiveTable:
         self.seat_seq[move.seat] = seq
         self.last_move[move.seat], self.last_actor[move.seat] = move, actor
         self._note_finished(events)
+        if any(isinstance(e, HandStarted) for e in events):
+            await self._seat_claimants()
         finished = any(isinstance(e, HandScored) for e in events)
         self._announce(events, finished_hand=self.last_hand if finished else None, actor=actor)
         if finished and not self.options.get("spectator_chat", True):
@@ -439,6 +441,24 @@ class LiveTable:
             self.driver.release_players()
             self.manager.game_over(self)
         return events
+
+    async def _seat_claimants(self) -> None:
+        """A hand began: each person who claimed a computer's seat of this game in progress takes it now
+        (their connections, which watched meanwhile, are told to open the seat again)."""
+        for s in self.seats:
+            if s.kind != "computer" or s.player is None:
+                continue
+            s.kind, s.level, s.joined = "human", None, True
+            self.joined_at[s.seat] = time.time()
+            await self.manager.writer.run(self.manager.storage.update_seat, self.id, s.seat, kind="human", level=None, joined=True)
+            await self.manager.named_seat(self, s.seat)
+            seated = encode({"type": "seated", "seat": s.seat})
+            for c in list(self.spectators):
+                if getattr(c, "waiting_seat", None) == s.seat:
+                    c.send(seated)
+            self.broadcast_presence()
+            if self.public:
+                self.manager.spawn(self.manager.lobby.publish(self))
 
     def _note_finished(self, events: list[Event]) -> None:
         for e in events:

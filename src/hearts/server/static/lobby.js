@@ -233,6 +233,15 @@ function renderLobby() {
     }
     row.appendChild(seats);
     const free = t.seats.find((s) => !s.taken);
+    const computer = t.status === "playing" && t.seats.find((s) => s.kind === "computer" && !s.claimed);
+    if (!free && computer) {
+      const b = document.createElement("button");
+      b.className = "btn secondary";
+      b.textContent = "Sit (from the next hand)";
+      b.setAttribute("aria-label", `Take ${computer.name}'s seat at ${t.rules} from the next hand`);
+      b.onclick = () => sit(t.id, computer.seat);
+      row.appendChild(b);
+    }
     if (free) {
       const b = document.createElement("button");
       b.className = "btn";

@@ -124,4 +124,27 @@ async function init() {
   draw();
 }
 
-init();
+/** What was said at the table during this hand (text, never markup); the chat of a private table
+ *  in play is not open, and then nothing is shown. */
+async function loadChat() {
+  const res = await fetch(`/api/tables/${TABLE}/chat`);
+  if (!res.ok) return;
+  const lines = (await res.json()).chat.filter((c) => c.hand === H.number);
+  if (!lines.length) return;
+  const box = $("replay-chat-log");
+  for (const c of lines) {
+    const line = document.createElement("div");
+    line.className = "chat-line";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = c.spectator ? `${c.name} (watching)` : c.name;
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = c.text;
+    line.append(who, ": ", text);
+    box.appendChild(line);
+  }
+  $("replay-chat").hidden = false;
+}
+
+init().then(loadChat).catch(() => {});

@@ -131,6 +131,7 @@ const baseOnMessage = onMessage;
 onMessage = function socialOnMessage(msg) {
   if (msg.type === "chat") { addChat(msg); return; }
   if (msg.type === "rematch") { onRematch(msg); return; }
+  if (msg.type === "seated") { location.reload(); return; } // the computer's seat we claimed is ours: open it as a player
   baseOnMessage(msg);
   if (msg.type === "welcome") {
     $("chat-log").innerHTML = "";
