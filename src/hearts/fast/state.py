@@ -129,8 +129,10 @@ def exchange(S: np.ndarray, R: np.ndarray, passed: np.ndarray, offset: int) -> N
     n = R[R_PLAYERS]
     for s in range(n):
         S[S_HANDS + s] &= ~passed[s]
+    to = offset % n  # then counted on: one division a hand, not one a seat
     for s in range(n):
-        S[S_HANDS + (s + offset) % n] |= passed[s]
+        S[S_HANDS + to] |= passed[s]
+        to = to + 1 if to + 1 < n else 0
 
 
 @njit
