@@ -10,6 +10,12 @@ same server with one watcher, so the ratio says what the watchers cost.
 
     python3 benchmarks/bench_server_lobby.py                        # 200 tables, 100 watchers, 100 changes
     python3 benchmarks/bench_server_lobby.py --tables 20 --watchers 10 --changes 10
+
+With ``--flood``, instead: the computer players' pace at ``--tables`` tables of four computers (the
+server's default pause, 0.6 s a card) over ``--seconds``, quiet, then while one address asks for
+``--rate`` new tables a second (no identity cookie: the address's limit applies), and their ratio.
+
+    python3 benchmarks/bench_server_lobby.py --flood --tables 20 --rate 5 --seconds 20
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -133,12 +140,75 @@ def run(tables: int, watchers: int, changes: int) -> dict[str, Any]:
             proc.wait(10)
 
 
+def start(*options: str) -> tuple[subprocess.Popen[bytes], str, str, tempfile.TemporaryDirectory[str]]:
+    port = free_port()
+    tmp = tempfile.TemporaryDirectory()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{tmp.name}/h.db",
+         "--log-level", "warning", "--no-warm-up", *options],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/options", timeout=1).read()
+            return proc, base, f"ws://127.0.0.1:{port}", tmp
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("hearts serve did not start") from None
+            time.sleep(0.2)
+
+
+def flood(tables: int, rate: float, seconds: float) -> dict[str, Any]:
+    """Moves made at ``tables`` computer tables in ``seconds``, quiet and under a table-creation flood."""
+    proc, base, _, tmp = start()
+    seats = [{"kind": "computer", "level": "random"}] * 4
+    try:
+        watched = [call(f"{base}/api/tables", new_identity(), {"seats": seats, "rules": {"target": 10_000}})["id"] for _ in range(tables)]
+
+        def moves() -> int:
+            return sum(json.loads(urllib.request.urlopen(f"{base}/api/tables/{t}", timeout=30).read())["seq"] for t in watched)
+
+        time.sleep(3.0)
+        start_moves = moves()
+        time.sleep(seconds)
+        quiet = moves() - start_moves
+        made = refused = 0
+        start_moves = moves()
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            tick = time.monotonic()
+            for _ in range(int(rate)):
+                req = urllib.request.Request(f"{base}/api/tables", data=json.dumps({"seats": seats}).encode(), headers={"Content-Type": "application/json"})
+                try:
+                    urllib.request.urlopen(req, timeout=30).read()
+                    made += 1
+                except urllib.error.HTTPError as exc:
+                    refused += exc.code == 429
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
+        flooded = moves() - start_moves
+        return {"quiet": quiet, "flood": flooded, "made": made, "refused": refused}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        tmp.cleanup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="open public tables in the lobby")
     parser.add_argument("--watchers", type=int, default=100, help="lobby websockets")
     parser.add_argument("--changes", type=int, default=100, help="seats taken (half with one watcher, half with all)")
+    parser.add_argument("--flood", action="store_true", help="measure the computers' pace under a table-creation flood instead")
+    parser.add_argument("--rate", type=float, default=5.0, help="with --flood: tables asked for a second from one address")
+    parser.add_argument("--seconds", type=float, default=20.0, help="with --flood: length of each phase")
     args = parser.parse_args()
+    if args.flood:
+        r = flood(args.tables, args.rate, args.seconds)
+        print(f"computer moves at {args.tables} tables in {args.seconds:g} s: quiet {r['quiet']}, while one address asked for "
+              f"{args.rate:g} tables a second {r['flood']} (x{r['flood'] / max(1, r['quiet']):.2f}); tables made {r['made']}, refused {r['refused']}")
+        return
     if args.changes > args.tables:
         parser.error("--changes may not exceed --tables: each change takes a table's free seat")
     results = run(args.tables, args.watchers, args.changes)
