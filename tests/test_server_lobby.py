@@ -537,3 +537,16 @@ def test_a_person_takes_a_computers_seat_from_the_next_hand_and_is_not_rated_for
             time.sleep(0.1)
         assert ann.get("/api/players/Ann").json()["games"] == 1
         assert ann.get("/api/players/Bob").json()["games"] == 0  # he sat after the first hand
+
+
+def test_an_abandoned_public_table_leaves_the_lobby(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.db'}", pause=0, abandon_after=1.0)) as c:
+        c.get("/")
+        named(c, "Ann")
+        table = public_table(c, humans=2, wait=600)
+        assert [t["id"] for t in c.get("/api/lobby").json()["tables"]] == [table["id"]]
+        deadline = time.monotonic() + 15
+        while c.get("/api/lobby").json()["tables"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert c.get("/api/lobby").json()["tables"] == []
+        assert c.get("/api/history").json()[0]["status"] == "abandoned"

@@ -58,6 +58,8 @@ async def abandon_idle(manager: TableManager, now: float | None = None) -> list[
         table.abandoned = True
         await table.close()
         manager.tables.pop(table.id, None)
+        if table.public:
+            await manager.lobby.publish(table)  # an abandoned table leaves the lobby
         closed.append(table.id)
         log.info("table %s abandoned: no move for %.1f hours and nobody at it", table.id, (now - table.last_move_at) / 3600)
     return closed
