@@ -11,10 +11,10 @@ import pytest
 from hearts.core import Game, Phase, Rules
 from hearts.fast import kernels as k
 from hearts.fast import rules_array
-from hearts.players.search import SearchPlayer
-from hearts.players.search_config import HARD
 from hearts.players.knowledge import Knowledge
 from hearts.players.sampling import sample_hands
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import HARD
 from hearts.players.valuation import clearly_better
 
 MISS, LEAD_MISS = math.log(0.15), math.log(0.4)

@@ -12,11 +12,11 @@ from hearts.core import Game, Phase, Rules
 from hearts.fast import kernels as k
 from hearts.fast.bridge import rules_array, state_array
 from hearts.fast.selfplay import world_values
-from hearts.players.search import SearchPlayer
-from hearts.players.search_config import EXPERT, HARD
 from hearts.players.knowledge import Knowledge
 from hearts.players.learned import LearnedPlayer, _voids
 from hearts.players.medium import MediumPlayer
+from hearts.players.search import SearchPlayer
+from hearts.players.search_config import EXPERT, HARD
 from hearts.players.weights import load_model
 
 

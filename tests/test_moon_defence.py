@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from hearts.core import CardSet, HandState, Rules, SeatView
-from hearts.fast.bridge import rules_array, state_array
 from hearts.fast import kernels
+from hearts.fast.bridge import rules_array, state_array
 from hearts.players.search import SearchPlayer
 from hearts.players.search_config import EXPERT
 from hearts.players.weights import load_model

@@ -10,11 +10,11 @@ import random
 import numpy as np
 
 from hearts.core import HandState, Rules, SeatView, mask_of
+from hearts.fast import kernels
 from hearts.fast.bridge import rules_array
 from hearts.players.hunter import HUNTER_PASS_STRENGTH, moon_pass
 from hearts.players.knowledge import moon_hand_strength
 from hearts.players.medium import MediumPlayer
-from hearts.fast import kernels
 
 LOG_MISS = math.log(0.3)
 RULES = Rules()
