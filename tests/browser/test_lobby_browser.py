@@ -27,7 +27,8 @@ CORNER = {"x": 12, "y": 16}
 @pytest.fixture(scope="module")
 def lobby_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server of this module's own, so its lobby holds only this module's tables."""
-    with serving(tmp_path_factory.mktemp("lobby-db"), "--pause", "0") as url:
+    # One rated game puts a player on this server's leaderboard (5 by default), so the test can see it.
+    with serving(tmp_path_factory.mktemp("lobby-db"), "--pause", "0", "--leaderboard-min-games", "1") as url:
         yield url
 
 
@@ -159,8 +160,11 @@ def test_two_people_meet_chat_play_rate_and_rematch(browser: Any, lobby_url: str
         profile.wait_for_selector("#player-rating")
         assert "1 rated game" in profile.locator("#board").inner_text()
         float(profile.locator("#player-rating").inner_text())  # a number: the new rating
+        rating = profile.locator("#player-rating").inner_text()
         profile.goto(f"{lobby_url}/leaderboard")
-        profile.wait_for_selector("#board:not(.muted)")
+        row = profile.locator("#leaderboard tr", has_text=name)
+        row.wait_for()
+        assert row.locator(".rating").inner_text() == rating  # the same new rating, on the leaderboard
         profile.close()
     # Play again: it starts once both accept, the same two people at a new table.
     old = ann.url

@@ -48,6 +48,9 @@ def register(app: typer.Typer) -> None:
             "--review-worlds",
             help="Worlds the expert samples per decision of a hand review (default: the review's own; fewer is quicker and less sure).",
         ),
+        leaderboard_min_games: int = typer.Option(
+            5, "--leaderboard-min-games", help="Rated games a player needs before the leaderboard lists them."
+        ),
         instance: str = typer.Option(
             "main",
             "--instance",
@@ -114,6 +117,7 @@ def register(app: typer.Typer) -> None:
                 warm_up=warm_up,
                 review_worlds=review_worlds,
                 instance=instance,
+                leaderboard_min_games=max(1, leaderboard_min_games),
             )
         except Exception as exc:  # a bad URL or an unreachable database: say which
             typer.echo(f"error: cannot open the database {shown_url!r}: {mask_secret(str(exc), url)}", err=True)

@@ -30,7 +30,7 @@ from hearts.server import community_routes, history_routes
 from hearts.server.bodies import BodyLimit
 from hearts.server.driver import hint_level
 from hearts.server.limits import TableLimits
-from hearts.server.manager import DEFAULT_INSTANCE, TableManager
+from hearts.server.manager import DEFAULT_INSTANCE, LEADERBOARD_MIN_GAMES, TableManager
 from hearts.server.params import HandNumber, PlainText, TableId, cookie_player, table_links
 from hearts.server.privacy import PLAYER_COOKIE, PLAYER_COOKIE_AGE, client_keys, new_identity, valid_identity
 from hearts.server.protocol import ProtocolError, RateLimiter, error, parse_message
@@ -195,6 +195,7 @@ def create_app(
     review_worlds: int | None = None,
     table_limits: TableLimits | None = None,
     instance: str = DEFAULT_INSTANCE,
+    leaderboard_min_games: int = LEADERBOARD_MIN_GAMES,
 ) -> FastAPI:
     """The server app. ``db_url``: a SQLAlchemy URL (default: SQLite in the user data directory);
     ``bots``: external bots by name (``NAME -> command``); ``pause``: the default computer pause;
@@ -206,10 +207,11 @@ def create_app(
     ``review_worlds``: the worlds the expert samples per decision of a hand review (default: the
     review's own, :data:`hearts.review.DEFAULT_WORLDS`); ``table_limits``: how many tables a browser
     may make (an address: three times as many; see docs/server.md, Limits); ``instance``: this
-    process's name where several share one database (each plays the tables it made)."""
+    process's name where several share one database (each plays the tables it made);
+    ``leaderboard_min_games``: rated games a player needs to be listed on the leaderboard."""
 
     storage = Storage(db_url)
-    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, review_worlds=review_worlds, table_limits=table_limits, instance=instance, **({} if abandon_after is None else {"abandon_after": abandon_after}))
+    manager = TableManager(storage, bots=bots, pause=pause, limits=limits, review_worlds=review_worlds, table_limits=table_limits, instance=instance, leaderboard_min_games=leaderboard_min_games, **({} if abandon_after is None else {"abandon_after": abandon_after}))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -149,9 +149,10 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
 
     @app.get("/api/leaderboard", tags=["people"])
     async def leaderboard() -> dict[str, Any]:
-        """Players with at least 5 rated games, best first: the rating shown (mu - 3 sigma), games,
+        """Players with at least 5 rated games (``hearts serve --leaderboard-min-games``), best first: the rating shown (mu - 3 sigma), games,
         win share, average points a hand."""
-        return {"min_games": 5, "players": await asyncio.to_thread(community.leaderboard)}
+        least = manager.leaderboard_min_games
+        return {"min_games": least, "players": await asyncio.to_thread(community.leaderboard, least)}
 
     @app.get("/api/players/{name}", tags=["people"])
     async def player(name: NameParam) -> dict[str, Any]:

@@ -36,6 +36,8 @@ log = logging.getLogger("hearts.server")
 
 #: The name of a process that was given none (``hearts serve --instance``): one process alone needs none.
 DEFAULT_INSTANCE = "main"
+#: Rated games a player needs before the leaderboard lists them.
+LEADERBOARD_MIN_GAMES = 5
 #: An address (a household, a classroom) may make this many times what one browser may.
 ADDRESS_FACTOR = 3
 
@@ -60,6 +62,7 @@ class TableManager:
         review_worlds: int | None = None,
         table_limits: TableLimits | None = None,
         instance: str = DEFAULT_INSTANCE,
+        leaderboard_min_games: int = LEADERBOARD_MIN_GAMES,
     ) -> None:
         self.storage = storage
         self.writer = GroupWriter(storage)
@@ -79,6 +82,7 @@ class TableManager:
         self.community = Community(storage.engine)
         #: this process's name among those sharing the database: it plays the tables it made, and only those
         self.instance = instance
+        self.leaderboard_min_games = leaderboard_min_games  #: rated games a player needs to be on the leaderboard
         self.lobby = LobbyHub(self)
         self.chat_limit = SlidingWindow(CHAT_BURST, CHAT_WINDOW)
         self.table_limits = table_limits or TableLimits()
