@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -550,3 +551,31 @@ def test_an_abandoned_public_table_leaves_the_lobby(tmp_path: Path) -> None:
             time.sleep(0.2)
         assert c.get("/api/lobby").json()["tables"] == []
         assert c.get("/api/history").json()[0]["status"] == "abandoned"
+
+
+@pytest.mark.skipif(not os.environ.get("HEARTS_TEST_PG_URL"), reason="HEARTS_TEST_PG_URL is not set (no PostgreSQL server to test against)")
+def test_names_lobby_chat_and_ratings_on_postgresql() -> None:
+    pytest.importorskip("psycopg")
+    from sqlalchemy import text
+
+    url = os.environ["HEARTS_TEST_PG_URL"]
+    with TestClient(create_app(url, pause=0)) as client:
+        with client.app.state.storage.engine.begin() as conn:  # a clean start: this test's rows only
+            for name in ("hearts_people", "hearts_chat", "hearts_ratings", "hearts_rated_games", "hearts_lobby"):
+                conn.execute(text(f"DELETE FROM {name}"))
+        ann, bob = Browser(client), Browser(client)
+        named(ann, "Ann")
+        assert bob.put("/api/me", json={"name": "ANN"}).status_code == 422
+        table = public_table(ann)
+        assert [t["id"] for t in ann.get("/api/lobby").json()["tables"]] == [table["id"]]
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            me = Seat(ws, 0)
+            me.until("welcome")
+            me.send(type="chat", text="<b>hi</b>")
+            assert me.until("chat")["text"] == "<b>hi</b>"
+        assert [c["text"] for c in ann.get(f"/api/tables/{table['id']}/chat").json()["chat"]] == ["<b>hi</b>"]
+        community = client.app.state.manager.community
+        for n in range(5):
+            community.rate_game(f"pg-{n}", [GameResult("person:pg-a", "A", 10, True, 3), GameResult("computer:hard", "hard", 40, False, 3)])
+        board = {row["name"]: row for row in ann.get("/api/leaderboard").json()["players"]}
+        assert board["hard"]["games"] == 5 and board["hard"]["win_share"] == 0.0

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    cast,
     delete,
     func,
     insert,
@@ -253,7 +254,7 @@ class Community:
                 select(
                     rated_t.c.player,
                     func.count().label("games"),
-                    func.sum(func.cast(rated_t.c.won, Integer)).label("wins"),
+                    func.sum(cast(rated_t.c.won, Integer)).label("wins"),
                     func.sum(rated_t.c.points).label("points"),
                     func.sum(rated_t.c.hands).label("hands"),
                 )
