@@ -228,7 +228,8 @@ function renderLobby() {
     for (const s of t.seats) {
       const el = document.createElement("span");
       el.className = `chip ${s.taken ? "" : "free"}`;
-      el.textContent = s.taken ? `${s.name}${s.kind !== "human" ? ` (${s.level})` : ""}${s.rating !== null ? ` · ${s.rating.toFixed(1)}` : ""}` : "free seat";
+      const level = s.kind !== "human" && !s.name.includes(`(${s.level})`) ? ` (${s.level})` : ""; // a computer's name often says its level
+      el.textContent = s.taken ? `${s.name}${level}${s.rating !== null ? ` · ${s.rating.toFixed(1)}` : ""}` : "free seat";
       seats.appendChild(el);
     }
     row.appendChild(seats);

@@ -109,7 +109,7 @@ function renderClock() {
     if (mine && left <= 5) urgent = true;
     parts.push(mine ? `Your move: ${left} s` : `${S.table.names[Number(seat)]}: ${left} s`);
   }
-  box.textContent = parts.length ? `⏱ ${parts.join(" · ")}` : "";
+  box.textContent = parts.length ? `Clock: ${parts.join(" · ")}` : "";
   box.classList.toggle("urgent", urgent);
 }
 
