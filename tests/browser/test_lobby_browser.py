@@ -124,6 +124,10 @@ def test_two_people_meet_chat_play_rate_and_rematch(browser: Any, lobby_url: str
     bob.fill("#chat-text", "good luck")
     bob.click("#chat-send")
     ann.locator("#chat-log .text", has_text="good luck").wait_for()
+    # Ann mutes Bob for herself: his lines are hidden on her page (and stay shown on his).
+    ann.locator("#chat-log .chat-line", has_text="good luck").locator(".mute").click()
+    assert ann.locator("#chat-log .chat-line", has_text="good luck").is_hidden()
+    assert bob.locator("#chat-log .chat-line", has_text="good luck").is_visible()
     _no_sideways_scroll(bob)
     bob.screenshot(path=str(artifacts / f"lobby-chat-{size}.png"))
     ann.click("#chat-close")
