@@ -297,6 +297,13 @@ def test_bench_server_storage() -> None:
     assert "GET record" in out
 
 
+@pytest.mark.skipif(not has("websockets"), reason="websockets (a server dependency) is not installed")
+def test_bench_server_lobby() -> None:
+    out = run("bench_server_lobby.py", "--tables", "4", "--watchers", "3", "--changes", "4")
+    assert re.search(r"^3 watchers\s+2\s+[\d.]+\s+[\d.]+\s+[\d.]+$", out, re.M), out
+    assert "ratio to the peer" in out
+
+
 def test_bench_server_first_pass() -> None:
     out = run("bench_server_first_pass.py", "--runs", "1", "--delays", "0", "--level", "easy")
     assert re.search(r"^\s+0s\s+on\s+[\d.]+s", out, re.M), out
