@@ -379,7 +379,7 @@ def test_moves_round_trip_through_json() -> None:
         ({"type": "pass", "seat": 1, "cards": "2C 3C 4C"}, None, "a pass needs 'cards' as a list of card strings"),
         ({"type": "pass", "seat": 1, "cards": ["2C", "2C", "3C"]}, None, "card 2♣ is given twice"),
         ({"type": "moon", "seat": 1, "option": "both"}, None, "a moon choice needs 'option' as one of"),
-        ({"type": "bid", "seat": 1}, None, "unknown move type 'bid': expected 'play', 'pass' or 'moon'"),
+        ({"type": "bid", "seat": 1}, None, "unknown move type 'bid': expected 'play', 'pass', 'moon' or 'claim'"),
     ],
 )
 def test_malformed_moves_are_clear_errors(data: object, seat: int | None, message: str) -> None:

@@ -89,6 +89,7 @@ GOOD: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "play": {"card": CARDISH, "seq": st.integers(0, 400), "seat": st.integers(0, 3)},
     "pass": {"cards": st.lists(CARDISH, max_size=4), "seq": st.integers(0, 400), "seat": st.integers(0, 3)},
     "moon": {"option": st.sampled_from(["add-to-others", "subtract-from-self", "sideways"]), "seq": st.integers(0, 400)},
+    "claim": {"seq": st.integers(0, 400), "seat": st.integers(0, 3)},
     "fill": {"level": st.sampled_from(["random", "medium", "grandmaster", "cmd:ls"])},
     "hint": {},
     "sync": {},

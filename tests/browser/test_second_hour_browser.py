@@ -128,3 +128,24 @@ def test_a_seat_link_is_kept_only_while_its_game_is_played(browser: Any, server_
     assert left[0] is None and left[1] is None  # past its time: forgotten
     assert left[2] == "y" and 6 * 86400e3 < left[3] <= 7 * 86400e3  # no time yet: a week from now
     page.close()
+
+
+def test_a_claim_is_offered_on_your_turn_and_a_refusal_says_why(browser: Any, server_url: str) -> None:
+    """On a phone, at the first trick, "Claim the rest" is offered to the leader; the engine refuses it
+    (the other seats hold cards that beat its) and the page says why; the hand goes on."""
+    table = _post(server_url, "/api/tables", {
+        "preset": "no-passing", "seed": _seed_where("no-passing", 0),
+        "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "computer", "level": "random"}] * 3,
+    })  # fmt: skip
+    page = _page(browser, PHONE)
+    page.goto(table["seats"][0]["join_url"])
+    page.wait_for_selector("#claim")
+    assert page.locator("#claim").is_visible()
+    page.click("#claim")
+    page.wait_for_function("document.querySelector('#message').textContent.startsWith('You cannot claim the rest')")
+    assert "still out" in page.text_content("#message") or "beats your" in page.text_content("#message")
+    assert page.locator("#hand .card").count() == 13  # nothing was played
+    page.locator("#hand .card:not(.illegal)").first.click(position=CORNER)  # the hand goes on
+    page.wait_for_function("document.querySelectorAll('#hand .card').length === 12")
+    assert page.script_errors == []
+    page.close()

@@ -27,6 +27,7 @@ from typing import Any
 
 from hearts.core import (
     ChooseMoon,
+    ClaimRest,
     HandState,
     HeartsError,
     Move,
@@ -135,6 +136,8 @@ def check_move(view: SeatView, move: Move) -> None:
     (:meth:`SeatView.world`), a pass on the hand as dealt.
     """
     decision = decision_of(view)
+    if isinstance(move, ClaimRest):
+        raise BotAnswerError("illegal", "a bot answers with a card, a pass or a moon choice, not a claim")
     kinds = {PlayCard: "play", PassCards: "pass", ChooseMoon: "moon"}
     given = kinds[type(move)]
     if given != decision:

@@ -42,7 +42,7 @@ from hearts.core.events import (
 )
 from hearts.core.game import Game, keyed_deal, seeded_deal
 from hearts.core.hand import HandState, Phase, Trick, deal_cards, seat_name
-from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard, move_from_dict, move_to_dict
+from hearts.core.moves import ChooseMoon, ClaimRest, Move, PassCards, PlayCard, move_from_dict, move_to_dict
 from hearts.core.record import GameRecord, HandRecord, TrickRecord, dumps, loads
 from hearts.core.rules import (
     PRESETS,
@@ -65,7 +65,7 @@ __all__ = [
     "RecordError", "RulesError", "SetupError", "CardPlayed", "CardsPassed", "CardsReceived", "Event", "GameOver",
     "HandScored", "HandStarted", "HeartsBroken", "MoonChosen", "MoonShot", "TrickWon", "event_to_dict",
     "visible_to", "Game", "keyed_deal", "seeded_deal", "HandState", "Phase", "Trick", "deal_cards", "seat_name",
-    "ChooseMoon", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
+    "ChooseMoon", "ClaimRest", "Move", "move_from_dict", "move_to_dict", "PassCards", "PlayCard", "GameRecord", "HandRecord", "TrickRecord", "dumps",
     "loads", "PRESETS", "MoonOption", "MoonScoring", "OpeningLead", "PassDirection", "Rules", "TieRule",
     "pass_cycle_named", "SeatView", "PublicView", "PUBLIC_FIELDS", "HandSummary", "TrickSummary", "read_option",
     "read_text_option", "ClaimRefused", "check_claim", "claim_card", "claim_holds", "play_claim",

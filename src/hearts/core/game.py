@@ -20,7 +20,7 @@ from hearts.core.cards import Card, CardSet, cards_of
 from hearts.core.errors import HeartsError, IllegalMoveError, OutOfTurnError, SetupError
 from hearts.core.events import Event, GameOver, HandScored, HandStarted
 from hearts.core.hand import _HAND_OVER, HandState, Phase, deal_cards, deal_deck, seat_name
-from hearts.core.moves import ChooseMoon, Move, PassCards, PlayCard
+from hearts.core.moves import ChooseMoon, ClaimRest, Move, PassCards, PlayCard
 from hearts.core.rules import MoonOption, Rules
 from hearts.core.summary import HandSummary
 from hearts.core.view import PublicView, SeatView
@@ -262,6 +262,10 @@ class Game:
             self.hand.check_pass(move.seat, move.cards)
         elif isinstance(move, ChooseMoon):
             self.hand.check_moon_choice(move.seat, move.option)
+        elif isinstance(move, ClaimRest):
+            from hearts.core.claim import check_claim
+
+            check_claim(self.hand, move.seat)
         else:
             raise IllegalMoveError(f"not a move: {move!r}")
 
@@ -280,6 +284,11 @@ class Game:
             return self.pass_cards(move.seat, move.cards)
         if isinstance(move, ChooseMoon):
             return self.choose_moon(move.seat, move.option)
+        if isinstance(move, ClaimRest):
+            from hearts.core.claim import play_claim
+
+            self._check_open()
+            return play_claim(self, move.seat)
         raise IllegalMoveError(f"not a move: {move!r}")
 
     def play(self, card: object, seat: int | None = None) -> list[Event]:

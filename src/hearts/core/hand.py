@@ -564,7 +564,7 @@ class HandState:
         ...
         hearts.core.errors.IllegalMoveError: illegal play 2♣ by ...
         """
-        from hearts.core.moves import ChooseMoon, PassCards, PlayCard
+        from hearts.core.moves import ChooseMoon, ClaimRest, PassCards, PlayCard
 
         if isinstance(move, PlayCard):
             return self.play(move.card, move.seat)
@@ -572,6 +572,10 @@ class HandState:
             return self.pass_cards(move.seat, move.cards)
         if isinstance(move, ChooseMoon):
             return self.choose_moon(move.seat, move.option)
+        if isinstance(move, ClaimRest):
+            from hearts.core.claim import play_claim
+
+            return play_claim(self, move.seat)
         raise IllegalMoveError(f"not a move: {move!r}")
 
 def _compile_copy() -> None:

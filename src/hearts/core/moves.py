@@ -1,4 +1,5 @@
-"""Moves: the three kinds of decision a seat makes, as values that records and the server carry."""
+"""Moves: the kinds of decision a seat makes, as values that records and the server carry: a play, a
+pass, a moon's scoring, and a claim of every remaining trick (:mod:`hearts.core.claim`)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,14 @@ class ChooseMoon:
     option: MoonOption
 
 
-Move = PlayCard | PassCards | ChooseMoon
+@dataclass(frozen=True, slots=True)
+class ClaimRest:
+    """Claim every remaining trick: checked against every lie of the unseen cards, then played out."""
+
+    seat: int
+
+
+Move = PlayCard | PassCards | ChooseMoon | ClaimRest
 
 
 def move_to_dict(move: Move) -> dict[str, object]:
@@ -40,6 +48,8 @@ def move_to_dict(move: Move) -> dict[str, object]:
         return {"type": "play", "seat": move.seat, "card": str(move.card)}
     if isinstance(move, PassCards):
         return {"type": "pass", "seat": move.seat, "cards": move.cards.names()}
+    if isinstance(move, ClaimRest):
+        return {"type": "claim", "seat": move.seat}
     return {"type": "moon", "seat": move.seat, "option": move.option.value}
 
 
@@ -73,6 +83,8 @@ def move_from_dict(data: object, seat: int | None = None) -> Move:
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 52:
                 raise IllegalMoveError(f"a pass needs 'cards' as a list of card strings, not {cards!r}"[:200])
             return PassCards(given, CardSet(cards))
+        if kind == "claim":
+            return ClaimRest(given)
         if kind == "moon":
             try:
                 return ChooseMoon(given, MoonOption(data.get("option")))
@@ -83,4 +95,4 @@ def move_from_dict(data: object, seat: int | None = None) -> Move:
         raise
     except HeartsError as exc:
         raise IllegalMoveError(str(exc)) from None
-    raise IllegalMoveError(f"unknown move type {kind!r}: expected 'play', 'pass' or 'moon'"[:200])
+    raise IllegalMoveError(f"unknown move type {kind!r}: expected 'play', 'pass', 'moon' or 'claim'"[:200])

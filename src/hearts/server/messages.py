@@ -81,6 +81,13 @@ class Moon(_MoveMessage):
     option: str = Field(max_length=32, description="how your moon scores: 'add-to-others' or 'subtract-from-self'")
 
 
+class Claim(_MoveMessage):
+    """Claim every remaining trick (on your turn to play): refused with the reason unless your cards
+    take every trick however the unseen cards lie, else the hand is played out for everyone."""
+
+    type: Literal["claim"]
+
+
 class Hint(_Message):
     """Ask the strongest computer level for its move."""
 
@@ -125,14 +132,15 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
-ClientMessage = Play | Pass | Moon | Hint | Sync | Ping | Fill | Chat | Back | Rematch
-MoveMessage = Play | Pass | Moon
+ClientMessage = Play | Pass | Moon | Claim | Hint | Sync | Ping | Fill | Chat | Back | Rematch
+MoveMessage = Play | Pass | Moon | Claim
 
 #: Every message type a client may send, by its ``type``.
 MESSAGES: dict[str, type[ClientMessage]] = {
     "play": Play,
     "pass": Pass,
     "moon": Moon,
+    "claim": Claim,
     "hint": Hint,
     "sync": Sync,
     "ping": Ping,
@@ -142,7 +150,7 @@ MESSAGES: dict[str, type[ClientMessage]] = {
     "rematch": Rematch,
 }
 CLIENT_TYPES = tuple(MESSAGES)
-MOVE_TYPES = ("play", "pass", "moon")
+MOVE_TYPES = ("play", "pass", "moon", "claim")
 
 # A JSON string (escapes included) or a bracket: what the nesting check needs to see.
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from hearts.core import Event, HandScored, HandStarted, HeartsError, Move
 from hearts.server.driver import SeatDriver, hint_level
 from hearts.server.hands import hand_detail
-from hearts.server.messages import Chat, ClientMessage, Fill, Moon, Pass, Play
+from hearts.server.messages import Chat, Claim, ClientMessage, Fill, Moon, Pass, Play
 from hearts.server.persist import action_write, again_of, new_game, stored_moves
 from hearts.server.privacy import client_keys, player_key, seat_key
 from hearts.server.protocol import encode, encode_with_view, events_for
@@ -357,7 +357,7 @@ class LiveTable:
             except ValueError as exc:
                 return str(exc)
             return None
-        assert isinstance(message, (Play, Pass, Moon))
+        assert isinstance(message, (Play, Pass, Moon, Claim))
         try:
             move = message.move(seat)
         except HeartsError as exc:

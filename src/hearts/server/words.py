@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from hearts.core import Card, ChooseMoon, Game, HeartsError, Move, PassCards, Phase, PlayCard
+from hearts.core import Card, ChooseMoon, ClaimRest, Game, HeartsError, Move, PassCards, Phase, PlayCard
 
 #: A card written the protocol's way ("10H", "QS", optionally in quotes), as older engine messages
 #: and bots write them.
@@ -35,6 +35,8 @@ def _cards(move: Move) -> str:
         return move.card.symbol()
     if isinstance(move, PassCards):
         return " ".join(c.symbol() for c in move.cards)
+    if isinstance(move, ClaimRest):
+        return "the rest of the tricks"
     return move.option.value
 
 
@@ -79,6 +81,8 @@ def refusal(exc: HeartsError, move: Move, game: Game) -> str:
     if not mine:
         return f"You have passed: waiting for {waiting}" if phase is Phase.PASS else f"Not your turn: {waiting} plays now"
     text = str(exc)
+    if isinstance(move, ClaimRest):  # "South cannot claim the rest: ..." said to South
+        return "You cannot " + with_symbols(text.partition(" cannot ")[2] or text)
     # The rule in words: the error's own field where the engine gives one, else its text after the colon.
     reason = getattr(exc, "reason", None) or text.partition(": ")[2] or text
     # "<seat> does not hold 5♣": the engine may name the seat by its place (South), not the table's name.

@@ -66,7 +66,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.about === "connect") { S.closedForGood = true; showMessage(`${msg.message}. Check the link.`, true); return; }
-      if (msg.about === "play" || msg.about === "pass" || msg.about === "moon") S.sent = null;
+      if (msg.about === "play" || msg.about === "pass" || msg.about === "moon" || msg.about === "claim") S.sent = null;
       showMessage(withSymbols(msg.message), true);
       break;
   }
@@ -276,6 +276,15 @@ function renderActions() {
     b.textContent = `Pass ${need} to ${nameOf(v.pass_to)}`;
     b.disabled = S.selected.size !== need;
     b.onclick = () => sendMove({ type: "pass", cards: [...S.selected], seq: S.seq });
+    box.appendChild(b);
+  }
+  // A claim of every remaining trick: the server checks it against every lie of the unseen cards and
+  // refuses it with the reason, or plays the hand out.
+  if (v.phase === "play" && v.to_move.includes(S.seat) && v.hand.length > 1) {
+    const b = document.createElement("button");
+    b.className = "btn secondary"; b.id = "claim"; b.textContent = "Claim the rest";
+    b.title = "Claim every remaining trick: allowed only if your cards take them all, however the others' cards lie";
+    b.onclick = () => sendMove({ type: "claim", seq: S.seq });
     box.appendChild(b);
   }
   if (v.moon_options.length) {
