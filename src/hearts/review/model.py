@@ -197,7 +197,7 @@ class MoonReview:
     def to_dict(self) -> dict[str, Any]:
         return {
             "side": self.side,
-            "shooter": self.shooter + 1,  # seats a person reads count from 1
+            "shooter": self.shooter,
             "since": self.since,
             "outcome": self.outcome,
             "settled": self.settled,
@@ -210,7 +210,7 @@ class MoonReview:
         settled = data.get("settled") if isinstance(data, Mapping) else None
         return cls(
             _get(data, "side", str, w),
-            _get(data, "shooter", int, w) - 1,
+            _get(data, "shooter", int, w),
             _get(data, "since", int, w),
             _get(data, "outcome", str, w),
             None if settled is None else _get(data, "settled", int, w),
@@ -225,7 +225,7 @@ PARTS_SHOWN = 0.5
 
 #: The version of the review's JSON: a review file of another version is refused in words. 2: a
 #: decision's ``own`` part of its cost.
-REVIEW_VERSION = 3
+REVIEW_VERSION = 2
 #: The version of the expert's valuation behind a review (its search: rollouts, worlds, priors):
 #: part of the cache key, so a review cached from another version is searched again. 2: expert
 #: rolls its own seat out with the learned model's card; 3: searched in batches until the verdict
@@ -276,7 +276,7 @@ class HandReview:
         return {
             "format": "hearts-review",
             "version": REVIEW_VERSION,
-            "seat": self.seat + 1,  # seats a person reads count from 1, like the table and --seat
+            "seat": self.seat,
             "name": self.name,
             "hand": self.hand + 1,
             "seed": self.seed,
@@ -302,7 +302,7 @@ class HandReview:
         budget = data.get("budget")
         moon = data.get("moon")
         return cls(
-            _get(data, "seat", int, w) - 1,
+            _get(data, "seat", int, w),
             _get(data, "name", str, w),
             _get(data, "hand", int, w) - 1,
             _get(data, "seed", int, w),

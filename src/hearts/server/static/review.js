@@ -118,7 +118,7 @@ function showSoFar(list, of) {
 
 function show(review) {
   R = review;
-  if (!$("seat-box").hidden) $("seat").value = String(R.seat - 1);  // the JSON counts seats from 1
+  if (!$("seat-box").hidden) $("seat").value = String(R.seat);
   $("progress-box").hidden = true;
   $("review").hidden = false;
   $("worst").hidden = false;
@@ -195,7 +195,7 @@ async function init() {
   $("prev").onclick = () => { const i = step(at, -1); if (i >= 0) { at = i; draw(); } };
   $("next").onclick = () => { const i = step(at, 1); if (i >= 0) { at = i; draw(); } };
   $("worst").onclick = () => { if (R && R.costliest.length) { at = R.costliest[0]; draw(); } };
-  $("again").onclick = (e) => { e.preventDefault(); playAgain(TABLE, H.number, TOKEN ? { headers: { "X-Hearts-Token": TOKEN } } : { seat: R ? R.seat - 1 : 0 }); };
+  $("again").onclick = (e) => { e.preventDefault(); playAgain(TABLE, H.number, TOKEN ? { headers: { "X-Hearts-Token": TOKEN } } : { seat: R ? R.seat : 0 }); };
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") $("next").click(); if (e.key === "ArrowLeft") $("prev").click(); });
   follow();
 }
