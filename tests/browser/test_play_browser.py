@@ -224,7 +224,7 @@ def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Pa
                 page.mouse.click(200, 600)
             if (
                 page.locator("#me-plate.to-move").count()
-                and not page.locator("#actions button").count()
+                and not page.locator("#actions button:not(#claim)").count()
                 and page.locator("#overlay").is_hidden()
             ):
                 playable = page.locator("#hand .card:not(.illegal)").all()
@@ -234,7 +234,7 @@ def test_moon_choice_in_the_browser(browser: Any, server_url: str, artifacts: Pa
                     if not _click_unless_covered(page, lowest):
                         continue  # the last hand's dialog: its "Next hand" is pressed next time round
                     page.wait_for_function(
-                        f"document.querySelectorAll('#hand .card').length < {before} || document.querySelector('#actions button')"
+                        f"document.querySelectorAll('#hand .card').length < {before} || document.querySelector('#actions button:not(#claim)')"
                         " || !document.querySelector('#overlay').hidden"
                     )
             page.wait_for_timeout(20)
