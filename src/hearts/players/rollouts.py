@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from hearts.core import SeatView
 from hearts.players import compiled as fast
 from hearts.players.search_config import SearchConfig
+from hearts.players.valuation import effective_worlds
 
 if TYPE_CHECKING:
     from hearts.players.compiled import Floats, Ints
@@ -45,10 +46,7 @@ class Measure:
     @property
     def effective_worlds(self) -> float:
         """The effective number of worlds: all of them unweighted, fewer when inference weighs them."""
-        if self.weights is None:
-            return float(self.worlds)
-        total = sum(self.weights)
-        return total * total / sum(w * w for w in self.weights) if total else 0.0
+        return effective_worlds(self.weights, self.worlds)
 
     @property
     def early_share(self) -> float:

@@ -54,7 +54,7 @@ from hearts.players.passing import PassSearch
 from hearts.players.rollouts import Measure, Rollouts, endgame_near, utilities
 from hearts.players.sampling import LikelyHandsSampler
 from hearts.players.search_config import HARD, SearchConfig
-from hearts.players.valuation import Valuation, clearly_better, representative
+from hearts.players.valuation import Valuation, clearly_better, representative, weighted_sum
 
 if TYPE_CHECKING:
     from hearts.players.compiled import Floats, Ints
@@ -155,7 +155,7 @@ class SearchPlayer(Player):
         norm = m.total_weight
         weights = m.weights
         vals = m.values
-        sums = [[_weighted_sum(v, weights) for v in row] for row in vals]
+        sums = [[weighted_sum(v, weights) for v in row] for row in vals]
         best_p, best_i = max(
             ((p, i) for p in range(len(plans)) for i in range(len(cands))), key=lambda pi: sums[pi[0]][pi[1]]
         )
@@ -319,12 +319,6 @@ class SearchPlayer(Player):
             return valuation_of(self.last, chosen.mask, reason)
         card, reason = self.choose_play(view)
         return valuation_of(self.last, int(card), reason)
-
-
-def _weighted_sum(values: list[float], weights: list[float] | None) -> float:
-    if weights is None:
-        return sum(values)
-    return sum(w * x for w, x in zip(weights, values, strict=True))
 
 
 def _wins_without_moon(m: Measure, best_i: int, hint_i: int, margin: float) -> bool:

@@ -22,11 +22,36 @@ statistic a review's costs are judged on (:meth:`Valuation.diff_se`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hearts.players.rollouts import Measure
+
+
+def weighted_sum(values: Sequence[float], weights: Sequence[float] | None) -> float:
+    """``values`` summed, each times its world's weight (plainly when the worlds weigh the same).
+
+    >>> weighted_sum([1.0, 3.0], None), weighted_sum([1.0, 3.0], [0.5, 2.0])
+    (4.0, 6.5)
+    """
+    if weights is None:
+        return sum(values)
+    return sum(w * x for w, x in zip(weights, values, strict=True))
+
+
+def effective_worlds(weights: Sequence[float] | None, worlds: int) -> float:
+    """How many worlds' worth of evidence ``worlds`` worlds carry: all of them when they weigh the
+    same, fewer as the ``weights`` pile on some (Kish's effective sample size).
+
+    >>> effective_worlds(None, 3), effective_worlds([1.0, 1.0, 0.0], 3)
+    (3.0, 2.0)
+    """
+    if weights is None:
+        return float(worlds)
+    total = sum(weights)
+    return total * total / sum(w * w for w in weights) if total else 0.0
 
 
 def paired_difference(
@@ -45,9 +70,9 @@ def paired_difference(
             return mean, 0.0, float(n)
         return mean, (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5, float(n)
     total = sum(weights)
-    mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+    mean = weighted_sum(diffs, weights) / total
     var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-    ess = total * total / sum(w * w for w in weights)
+    ess = effective_worlds(weights, n)
     return mean, (var / max(ess - 1.0, 1.0)) ** 0.5, ess
 
 
@@ -97,17 +122,12 @@ class Valuation:
         vals = self.values[i]
         if not vals:
             return 0.0
-        if self.weights is None:
-            return sum(vals) / len(vals)
-        return sum(w * x for w, x in zip(self.weights, vals, strict=True)) / sum(self.weights)
+        return weighted_sum(vals, self.weights) / (len(vals) if self.weights is None else sum(self.weights))
 
     @property
     def effective_worlds(self) -> float:
         """The effective number of worlds: all of them unweighted, fewer when inference weighs them."""
-        if self.weights is None:
-            return float(self.worlds)
-        total = sum(self.weights)
-        return total * total / sum(w * w for w in self.weights) if total else 0.0
+        return effective_worlds(self.weights, self.worlds)
 
     def diff_se(self, i: int, j: int) -> float:
         """The standard error of mean(i) - mean(j), paired world by world (0 with fewer than 2 worlds)."""
@@ -123,11 +143,10 @@ def valuation_of(measure: Measure | None, choice: int, reason: str) -> Valuation
     moon line). ``measure`` None: nothing was searched (one legal card, or all alike)."""
     if measure is None:
         return Valuation("play", (choice,), choice, reason, ((),), (0.0,), None, 0, (0,))
-    w = measure.weights or [1.0] * measure.worlds
-    total = sum(w)
+    total = measure.total_weight
     plans = range(len(measure.plans))
     best_plan = [
-        max(plans, key=lambda p: sum(a * b for a, b in zip(w, measure.values[p][i], strict=True)))
+        max(plans, key=lambda p: weighted_sum(measure.values[p][i], measure.weights))
         for i in range(len(measure.options))
     ]
     return Valuation(
