@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -17,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.test_server_process import free_port, start_server
 
 from hearts.server.privacy import PLAYER_COOKIE, new_identity
 
@@ -25,27 +23,8 @@ websockets = pytest.importorskip("websockets")
 pytestmark = pytest.mark.slow
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _start(db: Path, port: int, instance: str) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}",
-         "--pause", "0", "--log-level", "warning", "--no-warm-up", "--instance", instance],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).read()
-            return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("hearts serve did not start") from None
-            time.sleep(0.2)
+    return start_server(db, port, "--no-warm-up", "--instance", instance)
 
 
 def _call(url: str, identity: str, body: dict[str, Any] | None = None, method: str = "GET") -> tuple[int, Any]:
@@ -74,7 +53,7 @@ async def _lobby_until(uri: str, make: Any, table_id: list[str], limit: float = 
 
 def test_two_processes_share_one_lobby_names_and_ratings(tmp_path: Path) -> None:
     db = tmp_path / "hearts.db"
-    ports = _free_port(), _free_port()
+    ports = free_port(), free_port()
     a = _start(db, ports[0], "a")
     b = _start(db, ports[1], "b")
     try:

@@ -22,15 +22,16 @@ websockets = pytest.importorskip("websockets")
 pytestmark = pytest.mark.slow
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
-def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
+    """``hearts serve`` on the SQLite file ``db`` at ``port`` (with ``options``), once it answers."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}", "--pause", "0", "--log-level", "warning"],
+        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}", "--pause", "0", "--log-level", "warning", *options],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     deadline = time.monotonic() + 30
@@ -88,8 +89,8 @@ async def _welcome(uri: str) -> dict[str, Any]:
 
 def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
     db = tmp_path / "hearts.db"
-    port = _free_port()
-    proc = _start(db, port)
+    port = free_port()
+    proc = start_server(db, port)
     try:
         table = _post(f"http://127.0.0.1:{port}/api/tables", {"seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3, "seed": 77})
         uri = f"ws://127.0.0.1:{port}/ws/{table['seats'][0]['token']}"
@@ -98,7 +99,7 @@ def test_kill_9_and_restart_resumes_the_hand(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-    proc = _start(db, port)
+    proc = start_server(db, port)
     try:
         after = asyncio.run(_welcome(uri))
         # Exactly where it was: the same seq, the same hand, tricks and view, seat 0 to move again.
