@@ -420,9 +420,9 @@ def test_a_real_server_log_holds_no_token(tmp_path: Path) -> None:
     import urllib.request
 
     websockets = pytest.importorskip("websockets")
-    from test_server_process import _free_port, _post
+    from test_server_process import _post, free_port
 
-    port = _free_port()
+    port = free_port()
     log_file = tmp_path / "serve.log"
     with log_file.open("wb") as out:
         proc = subprocess.Popen(
