@@ -29,7 +29,6 @@ from hearts.core import (
     HeartsError,
     MoonShot,
     PassCards,
-    PassDirection,
     Phase,
     PlayCard,
     SeatView,
@@ -40,36 +39,23 @@ from hearts.core import (
 from hearts.core.events import Event
 from hearts.players import Decision
 from hearts.players.drive import next_turn
-from hearts.tui.cardtext import (
-    RANK_START,
-    TypedCard,
-    card_text,
-    cards_text,
-    plural,
-    refusal_words,
-    rules_title,
-    verb,
+from hearts.tui.board import (
+    center_text,
+    compose_board,
+    hand_start_text,
+    have_played,
+    prompt_text,
+    seat_lines,
+    seat_places,
 )
+from hearts.tui.cardtext import RANK_START, TypedCard, card_text, cards_text, plural, refusal_words, rules_title
 from hearts.tui.screens import GameOverScreen, HandOverScreen, HelpScreen, MoonScreen
 from hearts.tui.session import HUMAN, Session
 from hearts.tui.story import event_line, hand_events, points_this_hand
 from hearts.tui.widgets import CardWidget, HandRow, SeatBox, score_table
 
-
-def seat_places(players: int) -> tuple[list[int], int | None, int | None]:
-    """Where the computer seats sit around the human (seat 0, at the bottom), clockwise.
-
-    Seat 1 plays after the human and sits on its left; the last seat on its right;
-    the rest across the top, left to right.
-
-    >>> seat_places(4)
-    ([2], 1, 3)
-    >>> seat_places(3)
-    ([], 1, 2)
-    >>> seat_places(6)
-    ([2, 3, 4], 1, 5)
-    """
-    return list(range(2, players - 1)), 1, players - 1
+# seat_places lives with the board now; it stays importable from here for hearts.tui.app.
+__all__ = ["TableScreen", "seat_places"]
 
 
 class TableScreen(Screen[None]):
@@ -102,22 +88,9 @@ class TableScreen(Screen[None]):
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        n = self.session.game.rules.players
-        top, left, right = seat_places(n)
         yield Header()
         with Horizontal(id="main"):
-            with Vertical(id="table"):
-                with Horizontal(id="top"):
-                    for seat in top:
-                        yield SeatBox(seat, id=f"seat-{seat}")
-                with Horizontal(id="middle"):
-                    if left is not None:
-                        yield SeatBox(left, id=f"seat-{left}")
-                    yield Static("", id="center")
-                    if right is not None and right != left:
-                        yield SeatBox(right, id=f"seat-{right}")
-                with Horizontal(id="bottom"):
-                    yield SeatBox(HUMAN, id=f"seat-{HUMAN}")
+            yield from compose_board(self.session.game.rules.players)
             with Vertical(id="side"):
                 yield Static("", id="scores")
                 log = RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=10)
@@ -185,25 +158,15 @@ class TableScreen(Screen[None]):
         points = points_this_hand(view)
         for box in self.query(SeatBox):
             seat = box.seat
-            lines = [Text(f"total {view.totals[seat]} · hand {points[seat]}")]
-            if view.phase is Phase.PASS and view.direction is not PassDirection.HOLD:
-                status = (
-                    Text("passed ✓", style="green") if view.has_passed[seat] else Text("choosing a pass…", style="dim")
-                )
-            elif playing and seat in view.to_move and seat != HUMAN and self.shown_trick is None:
-                status = Text("thinking…", style="italic yellow")
-            else:
-                status = Text(plural(view.hand_sizes[seat], "card"), style="dim")
-            lines.append(status)
             box.show(
                 session.label(seat),
-                lines,
+                seat_lines(view, seat, points, self.shown_trick),
                 played.get(seat),
                 fc,
                 to_move=seat in view.to_move and self.shown_trick is None,
                 won=self.shown_trick is not None and self.shown_trick.winner == seat,
             )
-        self.query_one("#center", Static).update(self._center_text(view), layout=False)
+        self.query_one("#center", Static).update(center_text(view, session.names, self.shown_trick, fc), layout=False)
         self.query_one("#scores", Static).update(
             score_table([session.names[s] for s in range(n)], points, view.totals, to_move=view.to_move)
         )
@@ -216,7 +179,7 @@ class TableScreen(Screen[None]):
             self._cursor_turn = turn_key
             if cards and cards[self.cursor] not in view.legal:
                 self.cursor = cards.index(view.legal[0])
-        received = view.received if view.received is not None and not self._have_played(view) else CardSet()
+        received = view.received if view.received is not None and not have_played(view) else CardSet()
         self.query_one(HandRow).show(
             cards,
             fc,
@@ -228,98 +191,18 @@ class TableScreen(Screen[None]):
         )
         self._draw_prompt(view, received)
 
-    def _center_text(self, view: SeatView) -> Text:
-        """Short lines (the centre is narrow): the hand and its pass, the trick and hearts, whose turn."""
-        names = self.session.names
-        out = Text(justify="center")
-        out.append(f"Hand {view.hand_number + 1}", style="bold")
-        if view.phase in (Phase.PLAY, Phase.MOON_CHOICE):
-            # While a finished trick is held on the table, its number stays up, not the next one's.
-            number = len(view.tricks) if self.shown_trick is not None else len(view.tricks) + 1
-            out.append(f" · trick {min(number, view.rules.hand_size)}/{view.rules.hand_size}")
-        elif view.phase is Phase.HAND_OVER:
-            out.append(" · over", style="yellow")
-        out.append("\n")
-        if view.direction is PassDirection.HOLD:
-            out.append("no passing")
-        else:
-            out.append(f"pass {view.direction.value}", style="cyan" if view.phase is Phase.PASS else "")
-            if view.pass_to is not None:
-                out.append(f" → {names[view.pass_to]}", style="dim")
-        out.append("\n")
-        if view.phase is Phase.GAME_OVER:
-            out.append("game over", style="bold yellow")
-        else:
-            out.append(
-                "♥ broken" if view.hearts_broken else "♥ not broken", style="bold red" if view.hearts_broken else "dim"
-            )
-        out.append("\n")
-        if self.shown_trick is not None and self.shown_trick.winner is not None:
-            winner = names[self.shown_trick.winner]
-            out.append(f"{winner} {verb(winner, 'take')} the trick", style="bold green")
-        elif view.phase is Phase.PLAY:
-            turn = view.to_move[0]
-            out.append(
-                "Your turn" if turn == HUMAN else f"{names[turn]} to play", style="bold yellow" if turn == HUMAN else ""
-            )
-        elif view.phase is Phase.MOON_CHOICE:
-            out.append("🌕 moon!", style="bold yellow")
-        last = view.tricks[-1] if view.tricks and self.shown_trick is None else None
-        if last is not None and last.winner is not None:
-            out.append("\n")
-            out.append_text(self._last_trick_text(last, view))
-        return out
-
-    def _last_trick_text(self, trick: Trick, view: SeatView) -> Text:
-        """The hand's last finished trick on one short line, in playing order, with who took it and its
-        points: it stays readable after the trick leaves the table, at any speed and without the log
-        (which narrow terminals hide), until the next trick is taken."""
-        assert trick.winner is not None
-        winner = self.session.names[trick.winner][:10]
-        out = Text()
-        out.append("last: ", style="dim")
-        out.append(f"{winner} took ")
-        out.append_text(Text(" ").join(card_text(c, self.session.settings.four_colour) for c in trick.cards))
-        points = view.rules.points_taken(sum(1 << c for c in trick.cards))
-        if points:
-            out.append(f" {points:+d}", style="bold")
-        return out
-
-    def _have_played(self, view: SeatView) -> bool:
-        n = view.players
-        return any(seat == HUMAN for t in (*view.tricks, view.trick) for seat, _ in t.plays(n))
-
     def _draw_prompt(self, view: SeatView, received: CardSet) -> None:
-        """Above the hand: the message (up to two rows), then what to do now on a row of its own,
-        so that a long message can never push the instruction out of sight."""
-        names = self.session.names
-        line = Text()
-        if self.message is not None:
-            line.append_text(self.message)
-        elif self.typed.text:
-            line.append(f"typing: {self.typed.text}…", style="bold")
-        elif received and view.pass_from is not None:
-            line.append(f"You received from {names[view.pass_from]}: ")
-            line.append_text(cards_text(received, self.session.settings.four_colour))
-            line.append("  (highlighted)", style="dim")
-        message, line = line, Text()
-        k = view.rules.pass_count
-        if view.phase is Phase.PASS and HUMAN in view.to_move and view.pass_to is not None:
-            line.append(
-                f"Pass {plural(k, 'card')} to {names[view.pass_to]}: Space, click or type marks "
-                f"({len(self.marked)}/{k}), Enter passes.",
-                style="dim",
-            )
-        elif view.phase is Phase.PASS:
-            line.append("Waiting for the others to pass…", style="dim")
-        elif view.phase is Phase.PLAY and view.my_turn and self.shown_trick is None:
-            line.append("Your turn: ← → Enter, type (qs, 10h) or click a card · h hint · ? help", style="dim")
-        elif view.phase is Phase.GAME_OVER:
-            line.append("The game is over.", style="dim")
-        elif view.phase is Phase.HAND_OVER:
-            line.append("The hand is over.", style="dim")
-        else:
-            line.append("The others are playing…", style="dim")
+        """The message and the instruction above the hand (see :func:`~hearts.tui.board.prompt_text`)."""
+        message, line = prompt_text(
+            view,
+            self.session.names,
+            self.session.settings.four_colour,
+            message=self.message,
+            typing=self.typed.text,
+            received=received,
+            marked=len(self.marked),
+            shown=self.shown_trick,
+        )
         self.query_one("#message", Static).update(message)
         self.query_one("#instruction", Static).update(line, layout=False)
 
@@ -460,8 +343,7 @@ class TableScreen(Screen[None]):
         view = self.session.view()
         if view.phase is Phase.GAME_OVER:
             return
-        where = "no passing" if view.direction is PassDirection.HOLD else f"pass {view.direction.value}"
-        self.write_log(Text(f"— Hand {view.hand_number + 1}: {where} —", style="bold cyan"))
+        self.write_log(hand_start_text(view))
 
     # -- the human's input ----------------------------------------------------------------
 
