@@ -40,7 +40,7 @@ def duel(R: np.ndarray, first: int, second: int, hands: int, eps: float, seed: i
         for swap in range(2):
             for s in range(n):
                 pol[s] = first if (s + swap) % 2 == 0 else second
-            np.random.seed(seed + h)
+            k.seed_state(S, seed + h)  # both seatings meet the same deal and luck
             k.play_hand(S, R, h, pol, eps, k.CHOICE_ADD_TO_OTHERS, row, deck, passed, no_trace)
             total = 0
             for s in range(n):

@@ -254,7 +254,7 @@ def test_the_same_checks_pass_with_the_jit_off() -> None:
     got = _run_check({"NUMBA_DISABLE_JIT": "1"})
     assert got["jit"] is False
     assert isinstance(got["checked"], int) and got["checked"] > 1000
-    # numba's np.random follows numpy's generator, so the same seed plays the same hands.
+    # The generator (hearts.fast.rng) has a Python body for this mode: the same seed plays the same hands.
     assert got["scores"] == _compiled_scores()
 
 
@@ -278,7 +278,7 @@ def test_tied_game_ends_play_on_or_share_as_the_engine_says() -> None:
     for ties in ("play-on", "share"):
         rules = Rules(target=20, ties=ties)
         R = rules_array(rules)
-        carry = np.zeros(5, dtype=np.int64)
+        carry = np.zeros(6, dtype=np.int64)  # hand number, generator, four totals
         scores, _, ends = k.simulate_games(
             R, 400, np.zeros(4, np.int64), 0.1, 31, k.CHOICE_BEST, carry, np.zeros((0, k.TRACE_SIZE), np.int64)
         )

@@ -131,8 +131,8 @@ def test_medium_moon_policy_shoots_and_hides_its_plan() -> None:
     """In whole hands the medium-moon policy shoots more moons than medium, which never plans
     one (its moons are accidents)."""
     rules = Rules()
-    plain = simulate(rules, 4000, policy="medium", seed=8)
-    moon = simulate(rules, 4000, policy="medium-moon", seed=8)
+    plain = simulate(rules, 20_000, policy="medium", seed=8)
+    moon = simulate(rules, 20_000, policy="medium-moon", seed=8)
     assert (moon.scores.sum(axis=1) % 26 == 0).all()
     assert moon.moon_rate() > plain.moon_rate()
     assert moon.moon_rate() > 0.002

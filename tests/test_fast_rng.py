@@ -1,6 +1,6 @@
-"""The compiled core's random choices: a kept generator state draws again exactly what a fresh seed
-draws (the search restores it instead of reseeding for every candidate), and the n-th card of a mask
-is the n-th lowest whichever way this machine picks it (``pdep`` or the binary search)."""
+"""The compiled core's random choices: SplitMix64 draws the published numbers, a state copied is the
+same luck (the search's common random numbers), draws are uniform, and the n-th card of a mask is
+the n-th lowest whichever way this machine picks it (``pdep`` or the binary search)."""
 
 from __future__ import annotations
 
@@ -10,56 +10,96 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts.fast import _jit
-from hearts.fast._jit import RNG_WORDS, keep_rng, njit, restore_rng
-from hearts.fast.state import nth_card
+from hearts.fast._jit import njit
+from hearts.fast.rng import below, next_word, seeded, uniform
+from hearts.fast.state import S_RNG, STATE_SIZE, chance, draw, nth_card
+
+MASK = (1 << 64) - 1
+
+
+def reference(state: int) -> tuple[int, int]:
+    """SplitMix64 as Steele, Lea and Flood give it, on Python's unbounded ints."""
+    s = (state + 0x9E3779B97F4A7C15) & MASK
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return s, z ^ (z >> 31)
 
 
 @njit
-def _draws_after_seed(seed: int, count: int) -> np.ndarray:
-    np.random.seed(seed)
-    return np.array([np.random.randint(0, 2**32) for _ in range(count)])
-
-
-@njit
-def _draws_after_restore(seed: int, count: int, times: int) -> np.ndarray:
-    buf = np.empty(RNG_WORDS, dtype=np.int64)
-    np.random.seed(seed)
-    keep_rng(buf)
-    out = np.zeros((times, count), dtype=np.int64)
-    for t in range(times):
-        restore_rng(buf)
-        for i in range(count):
-            out[t, i] = np.random.randint(0, 2**32) if i % 3 else int(np.random.random() * 2**32)
-    return out
-
-
-@njit
-def _mixed_after_seed(seed: int, count: int) -> np.ndarray:
-    np.random.seed(seed)
-    out = np.zeros(count, dtype=np.int64)
+def _words(seed: int, count: int) -> np.ndarray:
+    out = np.zeros(count, dtype=np.uint64)
+    state = seeded(seed)
     for i in range(count):
-        out[i] = np.random.randint(0, 2**32) if i % 3 else int(np.random.random() * 2**32)
+        state, out[i] = next_word(state)
     return out
 
 
-@pytest.mark.parametrize("seed", [0, 1, 12345, 2**31 - 1])
-def test_a_restored_generator_draws_what_a_fresh_seed_draws(seed: int) -> None:
-    # 1,500 draws cross two refills of the Mersenne Twister's 624 words.
-    fresh = _mixed_after_seed(seed, 1500)
-    again = _draws_after_restore(seed, 1500, 3)
-    for row in again:
-        assert (row == fresh).all()
-    assert not (_draws_after_seed(seed, 10) == _draws_after_seed(seed + 1, 10)).all()
+def test_the_first_words_from_zero_are_splitmix64s() -> None:
+    # The published first outputs of SplitMix64 from the state 0.
+    assert [int(w) for w in _words(0, 3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
-def test_keep_and_restore_in_plain_python() -> None:
-    # What the kernels run with NUMBA_DISABLE_JIT=1: numpy's own generator, kept and put back.
-    buf = np.zeros(RNG_WORDS, dtype=np.int64)
-    np.random.seed(7)
-    keep_rng(buf)
-    first = np.random.randint(0, 2**32, size=700)
-    restore_rng(buf)
-    assert (np.random.randint(0, 2**32, size=700) == first).all()
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=-(2**63), max_value=2**63 - 1))
+def test_the_compiled_words_are_the_reference_from_any_seed(seed: int) -> None:
+    state, expected = seed & MASK, []
+    for _ in range(5):
+        state, word = reference(state)
+        expected.append(word)
+    assert [int(w) for w in _words(seed, 5)] == expected
+
+
+@njit
+def _draws(seed: int, count: int, size: int) -> np.ndarray:
+    out = np.zeros(count, dtype=np.int64)
+    state = seeded(seed)
+    for i in range(count):
+        state, out[i] = below(state, size)
+    return out
+
+
+@njit
+def _floats(seed: int, count: int) -> np.ndarray:
+    out = np.zeros(count)
+    state = seeded(seed)
+    for i in range(count):
+        state, out[i] = uniform(state)
+    return out
+
+
+@pytest.mark.parametrize("size", [2, 13, 52])
+def test_draws_below_a_count_are_uniform(size: int) -> None:
+    counts = np.bincount(_draws(11, 2000 * size, size), minlength=size)
+    assert counts.shape == (size,)
+    expected = 2000.0
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    # Far beyond the 99.99th percentile of chi-square with size - 1 degrees of freedom only if biased.
+    assert chi2 < size - 1 + 8 * np.sqrt(2 * (size - 1)) + 20, (chi2, counts)
+
+
+def test_floats_lie_in_the_unit_interval_with_the_right_mean() -> None:
+    floats = _floats(5, 100_000)
+    assert floats.min() >= 0.0 and floats.max() < 1.0
+    assert abs(floats.mean() - 0.5) < 0.005
+    assert not (_floats(5, 10) == _floats(6, 10)).all()
+
+
+@njit
+def _from_state(S: np.ndarray, count: int) -> np.ndarray:
+    out = np.zeros(count)
+    for i in range(count):
+        out[i] = draw(S, 52) if i % 2 else chance(S)
+    return out
+
+
+def test_a_state_copied_draws_the_same_luck() -> None:
+    # What the search relies on: a world copied with its generator slot plays on the same numbers.
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    S[S_RNG] = seeded(123)
+    copy = S.copy()
+    first = _from_state(S, 50)
+    assert S[S_RNG] != copy[S_RNG]  # the draws moved the generator on
+    assert (_from_state(copy, 50) == first).all()
 
 
 @settings(max_examples=300, deadline=None)

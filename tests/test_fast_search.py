@@ -87,14 +87,19 @@ def test_rollout_candidates_refuses_an_illegal_candidate() -> None:
         rollout_candidates(world, [illegal])
 
 
-class _NumpyRandom:
-    """The ``random()`` stream of numpy's legacy generator, which numba's compiled ``np.random`` shares."""
+class _SplitMix:
+    """The ``random()`` stream of the kernels' generator (:mod:`hearts.fast.rng`) seeded with
+    ``seed``, in Python: SplitMix64's words, 53 bits each made a float."""
 
     def __init__(self, seed: int) -> None:
-        self._rs = np.random.RandomState(seed)
+        self._state = seed & (2**64 - 1)
 
     def random(self) -> float:
-        return float(self._rs.random_sample())
+        mask = 2**64 - 1
+        self._state = s = (self._state + 0x9E3779B97F4A7C15) & mask
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return ((z ^ (z >> 31)) >> 11) / 2**53
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("omnibus"), Rules.preset("britannica", players=3)])
@@ -112,7 +117,7 @@ def test_the_compiled_greedy_policy_is_the_search_rollout_policy(rules: Rules) -
         world = midgame_world(rules, seed, cards=(seed * 3) % (rules.hand_size * n - n))
         for shooters in (0, 1 << world.turn, 1 << ((world.turn + 1) % n)):
             played = world.copy()
-            python_rollout(played, _NumpyRandom(seed), shooters)  # type: ignore[arg-type]
+            python_rollout(played, _SplitMix(seed), shooters)  # type: ignore[arg-type]
             pol = np.array([k.POLICY_MOON if shooters >> s & 1 else k.POLICY_GREEDY for s in range(n)])
             trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
             k.play_out_traced(state_array(world), R, pol, 0.0, seed, 0, trace)

@@ -79,8 +79,9 @@ def builder_view() -> SeatView:
 
 def test_the_expert_reads_the_pass_of_the_early_threat() -> None:
     """West's low pass makes its strong hands the likely ones: North, reading it, lets West run in
-    more of its worlds and throws no heart on West; the same search not reading the pass lets West
-    run in fewer and throws one."""
+    nearly all of its worlds (far more than the same search not reading the pass) and throws no
+    heart on West. (Whether the search not reading it throws a heart depends on its luck: at 75-85%
+    of worlds it mostly defends too.)"""
     from hearts.players.search import SearchPlayer
     from hearts.players.search_config import EXPERT
 
@@ -94,4 +95,4 @@ def test_the_expert_reads_the_pass_of_the_early_threat() -> None:
     assert reader.last.early_share > blind.last.early_share + 0.2
     assert reader.last.early_share >= EXPERT.early_defence_share
     assert not read.move.card.symbol().endswith("♥") and "West shoots in" in read.reason, read.reason
-    assert not_read.move.card.symbol().endswith("♥"), not_read.reason
+    assert "West shoots in" in not_read.reason, not_read.reason

@@ -144,33 +144,6 @@ def _decorate(func: F, options: dict[str, Any]) -> F:
 prange: Any = numba.prange
 
 
-# -- the generator's state, kept and restored ------------------------------------------------------
-
-#: int64 slots of a buffer that holds the generator's whole state (:func:`keep_rng`).
-RNG_WORDS = 640
-
-
-def keep_rng(buf: Any) -> None:
-    """Keep the state of ``np.random``'s generator in ``buf`` (``RNG_WORDS`` int64 slots), so that
-    :func:`restore_rng` makes it draw again exactly what it would draw now. Far cheaper than seeding:
-    the search reseeds for every candidate (common random numbers), and seeding the Mersenne Twister
-    and its first refill cost about as much as a rollout."""
-    import numpy as np
-
-    _, key, pos, has_gauss, gauss = np.random.get_state()
-    buf[0] = pos
-    buf[1:625] = key
-    buf[625] = has_gauss
-    buf[626] = np.float64(gauss).view(np.int64)
-
-
-def restore_rng(buf: Any) -> None:
-    """Put back the generator's state kept by :func:`keep_rng` in ``buf``."""
-    import numpy as np
-
-    key = np.asarray(buf[1:625]).astype(np.uint32)
-    np.random.set_state(("MT19937", key, int(buf[0]), int(buf[625]), float(np.int64(buf[626]).view(np.float64))))
-
 # -- the shared rules, callable from compiled code ------------------------------------------------
 
 # Inlined into the kernels at numba's level (measured: 5-15% more rollouts a second than LLVM's own
@@ -183,6 +156,7 @@ for _rule in arith.RULE_FUNCTIONS:
 if JIT_ENABLED:
     from llvmlite import ir
     from numba import types
+    from numba.core import cgutils
     from numba.extending import intrinsic, overload
 
     @intrinsic
@@ -229,42 +203,6 @@ if JIT_ENABLED:
             return builder.call(fn, args)
 
         return types.int64(types.int64, types.int64), codegen
-
-    from numba.core import cgutils
-    from numba.cpython import randomimpl
-
-    @intrinsic
-    def _rng_copy(typingctx, buf, keep):  # type: ignore[no-untyped-def]
-        """Copy numba's ``np.random`` state (this thread's) into ``buf`` (``keep``) or back from it."""
-
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-            state = randomimpl.get_state_ptr(context, builder, "np")
-            data = context.make_array(signature.args[0])(context, builder, args[0]).data
-            size = context.get_abi_sizeof(randomimpl.rnd_state_t)
-            if size > 8 * RNG_WORDS:
-                raise ValueError(f"numba's generator state takes {size} bytes, more than RNG_WORDS holds")
-            with builder.if_else(args[1]) as (keeping, restoring):
-                with keeping:
-                    # First the refill that the next draw would make (a seeded state is all refill):
-                    # kept refilled, a restored state draws at once.
-                    index = randomimpl.get_index_ptr(builder, state)
-                    with cgutils.if_unlikely(builder, builder.icmp_unsigned(">=", builder.load(index), randomimpl.N_const)):
-                        builder.call(randomimpl.get_rnd_shuffle(builder), (state,))
-                        builder.store(randomimpl.const_int(0), index)
-                    cgutils.raw_memcpy(builder, data, state, context.get_constant(types.intp, size), 1)
-                with restoring:
-                    cgutils.raw_memcpy(builder, state, data, context.get_constant(types.intp, size), 1)
-            return context.get_dummy_value()
-
-        return types.none(buf, types.boolean), codegen
-
-    @overload(keep_rng)
-    def _keep_rng(buf):  # type: ignore[no-untyped-def]
-        return lambda buf: _rng_copy(buf, True)
-
-    @overload(restore_rng)
-    def _restore_rng(buf):  # type: ignore[no-untyped-def]
-        return lambda buf: _rng_copy(buf, False)
 
 else:
     # The kernels run as Python, on numpy ints, which lack int's bit methods: arith's bit helpers

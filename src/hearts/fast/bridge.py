@@ -223,7 +223,7 @@ def simulate_games(
         raise ValueError(f"chunk must be a whole number of at least 1, not {chunk!r}")
     R = rules_array(rules)
     pol = _policies(policy, rules.players)
-    carry = np.zeros(1 + rules.players, dtype=np.int64)
+    carry = np.zeros(2 + rules.players, dtype=np.int64)  # hand number, generator, totals
     no_traces = np.zeros((0, k.TRACE_SIZE), dtype=np.int64)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     done = 0

@@ -39,7 +39,7 @@ from hearts.fast.policies import (
     _top_rank,
     moon_card,
 )
-from hearts.fast.state import S_HANDS, S_POINTS, S_TAKEN, S_TRICKS_DONE, random_card
+from hearts.fast.state import S_HANDS, S_POINTS, S_TAKEN, S_TRICKS_DONE, chance, random_card
 
 #: Strength (:func:`moon_strength`) at which the medium player plays for the moon while no other seat has a point.
 MEDIUM_MOON_STRENGTH = 0.72
@@ -509,8 +509,8 @@ def _world_choice(
     """:func:`medium_choice` for ``seat`` in a world, with probability ``eps`` a random legal card."""
     if legal & (legal - 1) == 0:
         return lowest_card(legal)
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
+    if eps > 0.0 and chance(S) < eps:
+        return random_card(S, legal)
     n = R[R_PLAYERS]
     voids = _voids_of(S, n, seat) if trick_len == 0 else 0
     card, _why, _who = medium_choice(

@@ -33,10 +33,12 @@ from hearts.fast.policies import (
     running_shooter,
     smart_card,
 )
+from hearts.fast.rng import seeded
 from hearts.fast.state import (
     MAX_PLAYERS,
     S_BROKEN,
     S_HANDS,
+    S_RNG,
     S_TAKEN,
     S_TRICK_LEN,
     S_TRICK_MASK,
@@ -46,11 +48,13 @@ from hearts.fast.state import (
     TRACE_PASSED,
     TRACE_PLAYS,
     TRACE_WINNERS,
+    chance,
     deal,
     exchange,
     play_card,
     random_card,
     score_hand,
+    seed_state,
     start_play,
     take_trick,
     trick_best,
@@ -127,7 +131,7 @@ def play_out_to(
     while done < total:
         legal = legal_of(S[S_HANDS + turn], tl, best // 13, done, broken, R)
         if policies[turn] == POLICY_RANDOM:
-            card = random_card(legal)
+            card = random_card(S, legal)
         else:
             running = running_shooter(S, R, policies) if moon else -1
             if policies[turn] == POLICY_SMART:
@@ -142,8 +146,8 @@ def play_out_to(
             elif policies[turn] == POLICY_LEARNED:
                 if W.shape[0] < 2:
                     raise ValueError("the learned policy needs the model's weights (play_out_with)")
-                if legal & (legal - 1) and eps > 0.0 and np.random.random() < eps:
-                    card = random_card(legal)
+                if legal & (legal - 1) and eps > 0.0 and chance(S) < eps:
+                    card = random_card(S, legal)
                 else:
                     card = learned_card(
                         R, S, S_TAKEN, turn, S[S_HANDS + turn], _out_of(S, n, turn), voids, done, legal,
@@ -201,7 +205,7 @@ def play_hand(
         passed[s] = 0
     if offset != 0:
         for s in range(n):
-            passed[s] = choose_pass(S[S_HANDS + s], R, policies[s], eps)
+            passed[s] = choose_pass(S, S[S_HANDS + s], R, policies[s], eps)
         exchange(S, R, passed, offset)
     if tracing:
         for s in range(n):
@@ -225,11 +229,11 @@ def simulate_hands(
 
     Returns (scores[n_hands, players], shooter[n_hands] with -1 for none).
     """
-    np.random.seed(seed)
     n = R[R_PLAYERS]
     scores = np.zeros((n_hands, n), dtype=np.int64)
     shooters = np.empty(n_hands, dtype=np.int64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
+    seed_state(S, seed)
     deck = np.zeros(52, dtype=np.int64)
     passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -254,18 +258,18 @@ def simulate_games(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``n_hands`` hands of successive games: each game to its target, then a new one.
 
-    ``carry`` is [hand number in the game, totals per seat...]: it says where the game in
-    progress stands and is updated in place, so a long run can go in chunks (a negative
-    ``seed`` keeps the generator's stream going instead of reseeding). ``moon_mode`` is a
+    ``carry`` is [hand number in the game, the generator's state, totals per seat...]: it says
+    where the game in progress stands and is updated in place, so a long run can go in chunks (a
+    negative ``seed`` keeps the generator's stream going instead of reseeding). ``moon_mode`` is a
     CHOICE_* code for the shooter's answer where the moon is the shooter's choice.
     ``traces`` is (n_hands, TRACE_SIZE) to log every hand for the tests, or has no rows.
 
     Returns (scores[n_hands, players], shooters[n_hands], ends[n_hands]): ``ends[h]`` is the
     bit set of the winners when hand ``h`` ended its game, else 0.
     """
-    if seed >= 0:
-        np.random.seed(seed)
     n = R[R_PLAYERS]
+    if carry.shape[0] != 2 + n:
+        raise ValueError("carry must hold the hand number, the generator and one total a seat")
     scores = np.zeros((n_hands, n), dtype=np.int64)
     shooters = np.empty(n_hands, dtype=np.int64)
     ends = np.zeros(n_hands, dtype=np.int64)
@@ -273,7 +277,8 @@ def simulate_games(
     deck = np.zeros(52, dtype=np.int64)
     passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    totals = carry[1:]
+    S[S_RNG] = seeded(seed) if seed >= 0 else carry[1]
+    totals = carry[2:]
     tracing = traces.shape[0] > 0
     no_trace = np.zeros(0, dtype=np.int64)
     for h in range(n_hands):
@@ -294,6 +299,7 @@ def simulate_games(
             carry[0] = 0
             for s in range(n):
                 totals[s] = 0
+    carry[1] = S[S_RNG]
     return scores, shooters, ends
 
 
@@ -310,7 +316,7 @@ def simulate_hands_parallel(
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`simulate_hands` split into ``chunks`` independently seeded runs spread over the cores.
 
-    Chunk ``c`` seeds its thread's generator with ``seed + c`` before it starts, so the result
+    Chunk ``c`` seeds its generator with ``seed + c`` before it starts, so the result
     depends on ``seed`` and ``chunks`` only, never on how threads pick up chunks.
     """
     n = R[R_PLAYERS]
@@ -322,8 +328,8 @@ def simulate_hands_parallel(
         hi = min(n_hands, lo + per)
         if lo >= hi:
             continue
-        np.random.seed(seed + c)
         S = np.zeros(STATE_SIZE, dtype=np.int64)
+        seed_state(S, seed + c)
         deck = np.zeros(52, dtype=np.int64)
         passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
         row = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -337,10 +343,11 @@ def simulate_hands_parallel(
 
 @njit
 def _mean_rollouts(
-    S0: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, n: int, moon_choice: int
-) -> np.ndarray:
+    S0: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, n: int, moon_choice: int, rng: int
+) -> tuple[np.ndarray, int]:
     """Each seat's mean hand score over ``n`` play-outs of ``S0`` (left unchanged), drawing from the
-    generator as it stands: the one loop behind :func:`rollout` and :func:`rollout_worlds`."""
+    generator state ``rng``, and the state after them: the one loop behind :func:`rollout` and
+    :func:`rollout_worlds`."""
     players = R[R_PLAYERS]
     total = np.zeros(players, dtype=np.float64)
     S = np.empty_like(S0)
@@ -348,11 +355,13 @@ def _mean_rollouts(
     no_trace = np.zeros(0, dtype=np.int64)
     for _ in range(n):
         S[:] = S0
+        S[S_RNG] = rng
         play_out(S, R, policies, eps, no_trace)
+        rng = S[S_RNG]
         score_hand(S, R, moon_choice, row)
         for s in range(players):
             total[s] += row[s]
-    return total / max(n, 1)
+    return total / max(n, 1), rng
 
 
 @njit
@@ -370,8 +379,7 @@ def rollout(
     ``S0`` is left unchanged. Scores include the moon and the bonus card, as the hand's
     final score would.
     """
-    np.random.seed(seed)
-    return _mean_rollouts(S0, R, policies, eps, n, moon_choice)
+    return _mean_rollouts(S0, R, policies, eps, n, moon_choice, seeded(seed))[0]
 
 
 @njit
@@ -388,10 +396,10 @@ def rollout_worlds(
 
     Returns means[len(worlds), players]; one generator stream runs through all worlds.
     """
-    np.random.seed(seed)
+    rng = seeded(seed)
     out = np.zeros((worlds.shape[0], R[R_PLAYERS]), dtype=np.float64)
     for w in range(worlds.shape[0]):
-        out[w] = _mean_rollouts(worlds[w], R, policies, eps, n, moon_choice)
+        out[w], rng = _mean_rollouts(worlds[w], R, policies, eps, n, moon_choice, rng)
     return out
 
 
@@ -409,8 +417,7 @@ def rollout_worlds_parallel(
     (so the result does not depend on the threads)."""
     out = np.zeros((worlds.shape[0], R[R_PLAYERS]), dtype=np.float64)
     for w in prange(worlds.shape[0]):
-        np.random.seed(seed + w)
-        out[w] = _mean_rollouts(worlds[w], R, policies, eps, n, moon_choice)
+        out[w] = _mean_rollouts(worlds[w], R, policies, eps, n, moon_choice, seeded(seed + w))[0]
     return out
 
 
@@ -422,7 +429,7 @@ def play_out_traced(
 
     For the tests: it checks rollouts from a position built off a live HandState.
     """
-    np.random.seed(seed)
+    seed_state(S, seed)
     play_out(S, R, policies, eps, trace)
     row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
     row[MAX_PLAYERS] = score_hand(S, R, moon_choice, row)
@@ -435,7 +442,7 @@ def play_to_last_trick(
 ) -> None:
     """Play ``S`` on, logging into ``trace``, until only the last trick is left (where every seat
     holds one card and nothing is left to choose): the search hook hands that trick to the engine."""
-    np.random.seed(seed)
+    seed_state(S, seed)
     play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE] - 1, NO_WEIGHTS, 0.0, 0)
 
 
@@ -444,8 +451,8 @@ def play_hand_traced(
     R: np.ndarray, hand_number: int, policies: np.ndarray, eps: float, seed: int, moon_choice: int, trace: np.ndarray
 ) -> np.ndarray:
     """One seeded whole hand with its trace; return the scores with the shooter last (for the tests)."""
-    np.random.seed(seed)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
+    seed_state(S, seed)
     deck = np.zeros(52, dtype=np.int64)
     passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)

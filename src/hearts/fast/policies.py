@@ -22,7 +22,7 @@ from hearts.core.arith import (
 )
 from hearts.fast._jit import njit
 from hearts.fast.bits import highest_card, lowest_card
-from hearts.fast.state import S_HANDS, S_POINTS, S_TAKEN, random_card
+from hearts.fast.state import S_HANDS, S_POINTS, S_TAKEN, chance, random_card
 
 # -- policies --------------------------------------------------------------------------------
 POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
@@ -156,7 +156,7 @@ def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, smart: bool) 
         chunk = pick & (SUIT << (13 * suit))
         if chunk:
             c = lowest_card(chunk)
-            r = _lead_rank(c) + np.random.random() * 3
+            r = _lead_rank(c) + chance(S) * 3
             if smart and not others & (SUIT << (13 * suit)) & ~((2 << c) - 1):
                 r += 20.0  # nobody can beat it: this seat takes the trick
             if r < low:
@@ -193,8 +193,8 @@ def greedy_card(
     """
     if legal & (legal - 1) == 0:
         return lowest_card(legal)
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
+    if eps > 0.0 and chance(S) < eps:
+        return random_card(S, legal)
     if running == seat:
         return moon_card(R, legal, _out_of(S, R[R_PLAYERS], seat), trick_len, best)
     n = R[R_PLAYERS]
@@ -253,8 +253,8 @@ def smart_card(
     the flush of Q♠ first)."""
     if trick_len > 0 or running == seat or legal & (legal - 1) == 0:
         return greedy_card(S, R, legal, seat, trick_len, best, best_seat, tmask, running, eps)
-    if eps > 0.0 and np.random.random() < eps:
-        return random_card(legal)
+    if eps > 0.0 and chance(S) < eps:
+        return random_card(S, legal)
     return lead_card(S, R, legal, seat, True)
 
 
@@ -294,8 +294,9 @@ def _pass_danger(card: int, bonus: int) -> int:
 
 
 @njit
-def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
-    """The mask of ``R[R_PASS_COUNT]`` cards that ``policy`` passes from ``hand``."""
+def choose_pass(S: np.ndarray, hand: int, R: np.ndarray, policy: int, eps: float) -> int:
+    """The mask of ``R[R_PASS_COUNT]`` cards that ``policy`` passes from ``hand`` (random cards drawn
+    from ``S``'s generator)."""
     out = 0
     left = hand
     bonus = R[R_BONUS_CARD]
@@ -306,8 +307,8 @@ def choose_pass(hand: int, R: np.ndarray, policy: int, eps: float) -> int:
             and policy != POLICY_MEDIUM
             and policy != POLICY_MEDIUM_MOON
             and policy != POLICY_LEARNED
-        ) or (eps > 0.0 and np.random.random() < eps):
-            c = random_card(left)
+        ) or (eps > 0.0 and chance(S) < eps):
+            c = random_card(S, left)
         else:
             c = -1
             best = -1000

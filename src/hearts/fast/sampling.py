@@ -20,7 +20,7 @@ import numpy as np
 
 from hearts.fast._jit import njit
 from hearts.fast.bits import popcount
-from hearts.fast.kernels import draw
+from hearts.fast.rng import below, seeded, uniform
 
 #: Greedy attempts per deal before it is flagged for the Python sampler (as in Python).
 GREEDY_TRIES = 12
@@ -35,8 +35,10 @@ def _deal_once(
     base: np.ndarray,
     hands: np.ndarray,
     room: np.ndarray,
-) -> bool:
-    """One greedy deal into ``hands`` (cards in ``order``), or False at a dead end."""
+    rng: int,
+) -> tuple[bool, int]:
+    """One greedy deal into ``hands`` (cards in ``order``), or False at a dead end; drawn from the
+    generator state ``rng``, returned with the state after it."""
     n = need.shape[0]
     for _ in range(GREEDY_TRIES):
         for s in range(n):
@@ -53,7 +55,7 @@ def _deal_once(
             if total == 0:
                 dead = True
                 break
-            pick = draw(total)
+            rng, pick = below(rng, total)
             chosen = -1
             for s in range(n):
                 if seats >> s & 1 and room[s]:
@@ -64,8 +66,8 @@ def _deal_once(
             room[chosen] -= 1
             hands[chosen] |= 1 << cards[i]
         if not dead:
-            return True
-    return False
+            return True, rng
+    return False, rng
 
 
 @njit
@@ -90,7 +92,7 @@ def sample_deals(
     times. The generator is seeded with ``seed``. Returns ``(hands[count, seats], ok[count])``;
     ``ok[w]`` is 0 where the greedy method found no deal (that row is then meaningless).
     """
-    np.random.seed(seed)
+    rng = seeded(seed)
     n = need.shape[0]
     m = cards.shape[0]
     hands_out = np.zeros((count, n), dtype=np.int64)
@@ -106,7 +108,7 @@ def sample_deals(
         for attempt in range(redeals + 1):
             # A fresh random order, then stable by how many seats may hold each card (fewest first).
             for i in range(m - 1, 0, -1):
-                j = draw(i + 1)
+                rng, j = below(rng, i + 1)
                 shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
             k = 0
             for size in range(n + 1):
@@ -114,7 +116,8 @@ def sample_deals(
                     if width[shuffled[i]] == size:
                         order[k] = shuffled[i]
                         k += 1
-            if not _deal_once(cards, eligible, order, need, base, hands, room):
+            dealt, rng = _deal_once(cards, eligible, order, need, base, hands, room, rng)
+            if not dealt:
                 ok[w] = 0
                 break
             ok[w] = 1
@@ -126,6 +129,9 @@ def sample_deals(
             for s in range(n):
                 if hands[s] >> queen & 1:
                     holder = s
-            if holder < 0 or not doubt >> holder & 1 or np.random.random() >= doubt_chance:
+            if holder < 0 or not doubt >> holder & 1:
+                break
+            rng, u = uniform(rng)
+            if u >= doubt_chance:
                 break
     return hands_out, ok

@@ -13,9 +13,10 @@ from hearts.core.arith import (
     R_PLAYERS,
     best_moon_choice,
 )
-from hearts.fast._jit import RNG_WORDS, keep_rng, njit, restore_rng
+from hearts.fast._jit import njit
 from hearts.fast.playout import NO_WEIGHTS, play_out, play_out_with
-from hearts.fast.state import MAX_PLAYERS, STATE_SIZE, advance, score_hand
+from hearts.fast.rng import seeded
+from hearts.fast.state import MAX_PLAYERS, S_RNG, STATE_SIZE, advance, score_hand
 
 
 @njit
@@ -32,7 +33,7 @@ def rollout_candidates(
     """One world of a Monte Carlo search in one call: for each plan (a row of per-seat policies)
     and each candidate card of the seat to play, play the card, play the hand out and score it.
 
-    Every candidate is played with the generator reseeded to ``seed`` (common random numbers:
+    Every candidate is played with the generator seeded with ``seed`` (common random numbers:
     the candidates meet the same luck). A moon left to the shooter is answered by ``moon_mode``
     (CHOICE_BEST weighs the game's ``totals`` as the players do). Returns scores[plan, card, seat].
     """
@@ -41,14 +42,12 @@ def rollout_candidates(
     S = np.empty(STATE_SIZE, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
     no_trace = np.zeros(0, dtype=np.int64)
-    rng = np.empty(RNG_WORDS, dtype=np.int64)
-    np.random.seed(seed)
-    keep_rng(rng)  # restored for each candidate: the generator as just seeded, without seeding again
+    rng = seeded(seed)
     for p in range(plans.shape[0]):
         for i in range(cards.shape[0]):
             S[:] = S0
             advance(S, R, cards[i])
-            restore_rng(rng)
+            S[S_RNG] = rng
             play_out(S, R, plans[p], eps, no_trace)
             shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
             if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:
@@ -106,19 +105,15 @@ def search_worlds_with(
     S = np.empty(STATE_SIZE, dtype=np.int64)
     row = np.zeros(MAX_PLAYERS, dtype=np.int64)
     no_trace = np.zeros(0, dtype=np.int64)
-    rng = np.empty(RNG_WORDS, dtype=np.int64)
     for w in range(W):
         for r in range(reps):
-            # Seeded once and restored for each plan and card: seeding the generator (and its first
-            # refill) costs about as much as a rollout, restoring it a copy.
-            np.random.seed(seeds[w, r])
-            keep_rng(rng)
+            rng = seeded(seeds[w, r])
             for p in range(plans.shape[0]):
                 for i in range(cards.shape[0]):
                     S[:] = worlds[w]
                     if cards[i] >= 0:
                         advance(S, R, cards[i])
-                    restore_rng(rng)
+                    S[S_RNG] = rng
                     play_out_with(S, R, plans[p], eps, no_trace, weights, margin, voids)
                     shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
                     if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:

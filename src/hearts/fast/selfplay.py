@@ -39,11 +39,13 @@ from hearts.fast.state import (
     S_TURN,
     STATE_SIZE,
     advance,
+    chance,
     deal,
     exchange,
     legal_mask,
     random_card,
     score_hand,
+    seed_state,
     start_play,
     trick_best,
 )
@@ -202,10 +204,10 @@ def play_hand(
     With ``rollouts`` every legal card of such a decision is tried instead (:func:`rollout_targets`),
     while the hand goes on with the card the seat chose.
     """
-    np.random.seed(hand_seed(seed, hand_number))
     n = R[R_PLAYERS]
     size = R[R_HAND_SIZE]
     S = np.zeros(STATE_SIZE, dtype=np.int64)
+    seed_state(S, hand_seed(seed, hand_number))
     deck = np.zeros(52, dtype=np.int64)
     passed = np.zeros(MAX_PLAYERS, dtype=np.int64)
     deal(S, R, deck)
@@ -213,7 +215,7 @@ def play_hand(
     if offset != 0:
         for s in range(n):
             policy = POLICY_RANDOM if modes[s] == SEAT_RANDOM else POLICY_MEDIUM
-            passed[s] = choose_pass(S[S_HANDS + s], R, policy, 0.0)
+            passed[s] = choose_pass(S, S[S_HANDS + s], R, policy, 0.0)
         exchange(S, R, passed, offset)
     start_play(S, R)
     values = np.empty(52)
@@ -236,9 +238,9 @@ def play_hand(
         tmask = S[S_TRICK_MASK]
         choice = legal & (legal - 1) != 0
         if not choice:
-            card = random_card(legal)
-        elif modes[turn] == SEAT_RANDOM or (eps > 0.0 and np.random.random() < eps):
-            card = random_card(legal)
+            card = random_card(S, legal)
+        elif modes[turn] == SEAT_RANDOM or (eps > 0.0 and chance(S) < eps):
+            card = random_card(S, legal)
         elif modes[turn] == SEAT_MEDIUM:
             card, _why, _who = medium_choice(
                 R, S, S_TAKEN, turn, hand, out, voids, done, S[S_POINTS + turn],

@@ -29,6 +29,7 @@ from hearts.core.arith import (
 )
 from hearts.fast._jit import FAST_PDEP, njit
 from hearts.fast.bits import lowest_card, popcount
+from hearts.fast.rng import below, seeded, uniform
 
 if FAST_PDEP:
     from hearts.fast._jit import pdep
@@ -45,6 +46,9 @@ S_TRICK = 21  #: S_TRICK + i: the i-th card of the trick in progress
 S_TRICKS_DONE = 27
 S_BROKEN = 28
 S_TRICK_MASK = 29  #: the cards of the trick in progress
+#: The random generator's state (:mod:`hearts.fast.rng`): the one slot that is not the hand's. The
+#: kernels that play seed it; copying a state copies the luck to come (common random numbers).
+S_RNG = 30
 STATE_SIZE = 32
 
 
@@ -58,14 +62,24 @@ TRACE_SIZE = TRACE_WINNERS + 18
 
 
 @njit
-def draw(count: int) -> int:
-    """A random whole number in ``[0, count)`` for ``count`` below 2**31, from ``np.random``.
+def draw(S: np.ndarray, count: int) -> int:
+    """A random whole number in ``[0, count)`` for ``count`` below 2**31, from the generator in
+    ``S[S_RNG]`` (:func:`hearts.fast.rng.below`)."""
+    S[S_RNG], k = below(S[S_RNG], count)
+    return k
 
-    One 32-bit draw scaled by a multiply and shift: about twice as fast as
-    ``np.random.randint(0, count)`` in compiled code, with a bias below count / 2**32 (under
-    one part in 80 million for a 52-card deck).
-    """
-    return (np.random.randint(0, 2**32) * count) >> 32
+
+@njit
+def chance(S: np.ndarray) -> float:
+    """A random float in ``[0, 1)`` from the generator in ``S[S_RNG]``."""
+    S[S_RNG], u = uniform(S[S_RNG])
+    return u
+
+
+@njit
+def seed_state(S: np.ndarray, seed: int) -> None:
+    """Seed the generator that the play from ``S`` draws from."""
+    S[S_RNG] = seeded(seed)
 
 
 if FAST_PDEP:
@@ -99,11 +113,11 @@ else:
 
 
 @njit
-def random_card(mask: int) -> int:
-    """A uniformly random card of a non-empty mask."""
+def random_card(S: np.ndarray, mask: int) -> int:
+    """A uniformly random card of a non-empty mask (drawn from ``S``'s generator)."""
     if mask & (mask - 1) == 0:
         return lowest_card(mask)
-    return nth_card(mask, draw(popcount(mask)))
+    return nth_card(mask, draw(S, popcount(mask)))
 
 
 # -- the rules of play (each mirrors a HandState method) ----------------------------------
@@ -293,7 +307,7 @@ def deal(S: np.ndarray, R: np.ndarray, deck: np.ndarray) -> None:
     size = R[R_HAND_SIZE] * n
     fill_deck(R, deck)
     for i in range(size - 1, 0, -1):
-        j = draw(i + 1)
+        j = draw(S, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t

@@ -127,7 +127,7 @@ def verify_games(rules: Rules, hands: int, seed: int, policy: str = "random") ->
 
     R = rules_array(rules)
     pol = np.full(rules.players, POLICIES[policy], dtype=np.int64)
-    carry = np.zeros(1 + rules.players, dtype=np.int64)
+    carry = np.zeros(2 + rules.players, dtype=np.int64)
     traces = np.zeros((hands, k.TRACE_SIZE), dtype=np.int64)
     scores, shooters, ends = k.simulate_games(R, hands, pol, 0.1, seed, k.CHOICE_BEST, carry, traces)
     n = rules.players
