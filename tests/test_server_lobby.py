@@ -158,12 +158,12 @@ def test_a_public_table_appears_in_the_lobby_pushed_and_a_stranger_sits(tmp_path
                 assert welcome["table"]["options"]["clock"] == {"play": 20, "pass": 40}
             r = bob.post(f"/api/tables/{table['id']}/sit", json={})
             assert r.status_code == 200, r.text
-            assert r.json()["seat"] == 2 and r.json()["play_url"] == f"/play/{table['seats'][1]['token']}"
+            assert r.json()["seat"] == 1 and r.json()["play_url"] == f"/play/{table['seats'][1]['token']}"
             full = listed(lobby, lambda e: e["free"] == 0)
             assert full["status"] == "playing" and [s["name"] for s in full["seats"]][:2] == ["Ann", "Bob"]
             # The seat is Bob's: a third person finds no free seat, and nobody can take a private table's.
             r = ann.post(f"/api/tables/{table['id']}/sit", json={})
-            assert r.status_code == 200 and r.json()["seat"] == 1  # Ann gets her own seat back
+            assert r.status_code == 200 and r.json()["seat"] == 0  # Ann gets her own seat back
         assert ann.get("/api/lobby").json()["tables"][0]["id"] == table["id"]
 
 
@@ -175,13 +175,15 @@ def test_sitting_is_refused_with_reasons(tmp_path: Path) -> None:
         assert bob.post(f"/api/tables/{private['id']}/sit").status_code == 409
         table = public_table(ann, humans=2)
         assert bob.post(f"/api/tables/{table['id']}/sit", json={"seat": 9}).status_code == 422
-        assert bob.post(f"/api/tables/{table['id']}/sit", json={"seat": 3}).json()["detail"].startswith("seat 3 is not free")
+        assert bob.post(f"/api/tables/{table['id']}/sit", json={"seat": 2}).json()["detail"] == "seat 2 (North) is not free: the free seats are seat 1 (West)"
+        r = bob.post(f"/api/tables/{table['id']}/sit", json={"seat": 5})  # seats count from 0, as listed
+        assert r.status_code == 409 and r.json()["detail"].startswith("seat 5 (this table's seats are 0 to 3) is not free")
         r = cat.post(f"/api/tables/{table['id']}/sit")
         assert r.status_code == 422 and "choose a name" in r.json()["detail"]
         named(cat, "Cat")
         assert bob.post(f"/api/tables/{table['id']}/sit").status_code == 200
         assert bob.post(f"/api/tables/{table['id']}/sit").status_code == 200  # the same seat again
-        assert cat.post(f"/api/tables/{table['id']}/sit", json={"seat": 1}).status_code == 409
+        assert cat.post(f"/api/tables/{table['id']}/sit", json={"seat": 0}).status_code == 409
         assert cat.post("/api/tables/nosuchtable/sit").status_code == 404
         assert cat.post("/api/tables/" + "x" * 100 + "/sit").status_code == 422
 
@@ -460,7 +462,7 @@ def test_hostile_requests_to_the_new_routes_are_answered_with_reasons(tmp_path: 
         table = public_table(ann)
         for path in ("/api/players/..%2F..", "/api/players/%00", "/api/players/" + "\u202e" * 20, "/api/players/%F0%9F%82%A1"):
             assert ann.get(path).status_code in (404, 422)
-        for body in ({"seat": "1"}, {"seat": 0}, {"seat": 1.5}, {"seat": 2**70}, {"seats": 1}, [1]):
+        for body in ({"seat": "1"}, {"seat": -1}, {"seat": 1.5}, {"seat": 2**70}, {"seats": 1}, [1]):
             r = ann.post(f"/api/tables/{table['id']}/sit", json=body)
             assert r.status_code == 422 and "Traceback" not in r.text, (body, r.text)
         assert ann.post("/api/play-now", json={"table": "x"}).status_code == 422
@@ -506,7 +508,7 @@ def test_a_person_takes_a_computers_seat_from_the_next_hand_and_is_not_rated_for
             json={"preset": "short", "rules": {"target": 30}, "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3, "options": {"public": True, "clock": None, "standin_after": 0}},
         ).json()  # fmt: skip
         r = bob.post(f"/api/tables/{table['id']}/sit")
-        assert r.status_code == 200 and r.json()["seat"] == 2, r.text  # the first computer's seat, from the next hand
+        assert r.status_code == 200 and r.json()["seat"] == 1, r.text  # the first computer's seat, from the next hand
         token = r.json()["play_url"].split("/")[-1]
         with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws, bob.websocket_connect(f"/ws/{token}") as claimed:
             me, waiting = Seat(ws, 0), Seat(claimed, None)
@@ -527,7 +529,7 @@ def test_a_person_takes_a_computers_seat_from_the_next_hand_and_is_not_rated_for
             now = Seat(ws, 1).until("welcome")
         assert now["role"] == "player" and now["seat"] == 1 and now["table"]["names"][1] == "Bob"
         assert now["table"]["seats"][1]["kind"] == "human" and len(now["view"]["hand"]) == 13
-        assert bob.post(f"/api/tables/{table['id']}/sit").json()["seat"] == 2  # his seat, again
+        assert bob.post(f"/api/tables/{table['id']}/sit").json()["seat"] == 1  # his seat, again
         # Bob leaves; his stand-in plays on (standin_after 0) while Ann finishes the game.
         with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
             me = Seat(ws, 0)

@@ -34,7 +34,7 @@ class NameSpec(BaseModel):
 
 class SitSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    seat: int | None = Field(None, ge=1, le=6, description="the seat to take, from 1 (default: the first free one)")
+    seat: int | None = Field(None, ge=0, le=5, description="the seat to take, from 0 as the lobby lists them (default: the first free one)")
 
 
 class PlayNowSpec(BaseModel):
@@ -116,7 +116,7 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
         except NameRefused as exc:
             raise HTTPException(422, str(exc)) from None
         token = table.seats[seat].token
-        return {"table": table.id, "seat": seat + 1, "play_url": f"/play/{token}"}
+        return {"table": table.id, "seat": seat, "play_url": f"/play/{token}"}
 
     @app.post("/api/tables/{table_id}/sit", tags=["lobby"])
     async def sit(table_id: TableId, request: Request, spec: SitSpec | None = None) -> dict[str, Any]:
@@ -128,10 +128,10 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
         if await manager.display_name(player) is None:
             raise HTTPException(422, "choose a name first: the others at the table see it")
         try:
-            seat = await manager.sit(table, player, None if spec is None or spec.seat is None else spec.seat - 1)
+            seat = await manager.sit(table, player, None if spec is None else spec.seat)
         except ValueError as exc:
             raise HTTPException(409, str(exc)) from None
-        return {"table": table.id, "seat": seat + 1, "play_url": f"/play/{table.seats[seat].token}"}
+        return {"table": table.id, "seat": seat, "play_url": f"/play/{table.seats[seat].token}"}
 
     # -- chat, ratings --------------------------------------------------------------------------
 

@@ -373,7 +373,7 @@ class TableManager:
             if seat is None:
                 seat = free[0]
             elif seat not in free:
-                raise ValueError(f"seat {seat + 1} is not free: the free seats are {', '.join(str(f + 1) for f in free)}")
+                raise ValueError(f"{_seat_words(table, seat)} is not free: the free seats are {', '.join(_seat_words(table, f) for f in free)}")
             s = table.seats[seat]
             s.joined, s.player = True, player
             table.joined_at[seat] = time.time()
@@ -562,3 +562,12 @@ def _check_options(opts: dict[str, Any]) -> None:
         for part, value in clock.items():
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 1 <= value <= 600:
                 raise ValueError(f"the turn clock's {part!r} must be seconds from 1 to 600, not {value!r}"[:200])
+
+
+def _seat_words(table: LiveTable, seat: int) -> str:
+    """A seat as the API numbers it (from 0, as the lobby lists seats) with its name at the table:
+    "seat 2 (North)"; a number past the table's seats says how many it has."""
+    players = table.rules.players
+    if not 0 <= seat < players:
+        return f"seat {seat} (this table's seats are 0 to {players - 1})"
+    return f"seat {seat} ({seat_name(seat, players)})"

@@ -197,7 +197,7 @@ async function sit(id, seat) {
   $("sit-error").textContent = "";
   try {
     if (!ME.name) await saveName();
-    const data = await api(`/api/tables/${id}/sit`, { seat: seat + 1 });
+    const data = await api(`/api/tables/${id}/sit`, { seat });
     location.href = data.play_url;
   } catch (e) { $("sit-error").textContent = e.message; }
 }
