@@ -51,7 +51,7 @@ def seat_of(record: GameRecord, seat: int | str) -> int:
         raise UnknownSeatError(f"a seat is a number or a name, not {seat!r}")
     if isinstance(seat, int):
         if not 0 <= seat < n:
-            raise UnknownSeatError(f"there is no seat {seat + 1} at this table of {n}")
+            raise UnknownSeatError(f"there is no seat {seat} at this table of {n}: seats (an index) are 0 to {n - 1}")
         return seat
     text = seat.strip()
     if text.isdigit():
