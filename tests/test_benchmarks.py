@@ -212,13 +212,22 @@ def test_bench_ladder_pools_kept_parts() -> None:
 
 
 def test_bench_vs_openspiel_pools_kept_runs() -> None:
-    """No OpenSpiel needed: the pool of the kept runs gives the figures docs/players.md cites."""
+    """No OpenSpiel needed: the pool of the kept runs gives the figures their README cites."""
     folder = RESULTS / "expert-ismcts"
     today = sorted((folder / "today").glob("seed*.json.gz"))
     before = sorted((folder / "self-medium-moon").glob("seed*.json.gz"))
     out = run("bench_vs_openspiel.py", "--pool", *map(str, today), "--paired", *map(str, before))
     assert "+1.76 [+1.29, +2.22]" in out  # today's expert against ISMCTS, over 250 deals
     assert "-0.73 [-1.27, -0.18]" in out  # and deal by deal against the expert before the moon work
+
+
+def test_the_panels_ismcts_leg_pools_to_the_figures_docs_cite() -> None:
+    """docs/players.md's ISMCTS row and its "Where the defaults stand" come from these kept parts."""
+    parts = sorted((RESULTS / "panel" / "expert-ismcts").glob("seed*.json.gz"))
+    before = sorted((RESULTS / "expert-ismcts" / "self-medium-moon").glob("seed*.json.gz"))
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, parts), "--paired", *map(str, before))
+    assert "+1.83 [+1.47, +2.18] a seat-deal over 400 deals" in out
+    assert "-0.70 [-1.28, -0.12] a seat-deal over 250 deals" in out
 
 
 @needs_openspiel
