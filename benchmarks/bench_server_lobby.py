@@ -99,45 +99,30 @@ async def measure(base: str, ws_base: str, pid: int, tables: list[str], watchers
 
 
 def run(tables: int, watchers: int, changes: int) -> dict[str, Any]:
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/h.db", "--pause", "0",
-             "--log-level", "warning", "--no-warm-up", "--connections-per-address", "0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(f"{base}/api/options", timeout=1).read()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("hearts serve did not start") from None
-                    time.sleep(0.2)
-            seats = [{"kind": "human"}] * 2 + [{"kind": "computer", "level": "random"}] * 2
-            made = [
-                call(f"{base}/api/tables", new_identity(), {"seats": seats, "options": {"public": True, "wait": 600}})["id"]
-                for _ in range(tables)
-            ]
-            time.sleep(2.0)  # the computers' passes and the lobby rows settle
-            out = {}
-            half = changes // 2
-            for label, count, chosen in (("peer: 1 watcher", 1, made[:half]), (f"{watchers} watchers", watchers, made[half:changes])):
-                times, cpu = asyncio.run(measure(base, ws_base, proc.pid, chosen, count))
-                times.sort()
-                out[label] = {
-                    "changes": len(times),
-                    "fanout_p50_ms": 1000 * statistics.median(times),
-                    "fanout_p99_ms": 1000 * times[min(len(times) - 1, int(0.99 * len(times)))],
-                    "cpu_ms_per_change": 1000 * cpu,
-                }
-            return out
-        finally:
-            proc.terminate()
-            proc.wait(10)
+    proc, base, ws_base, tmp = start("--pause", "0", "--connections-per-address", "0")
+    try:
+        seats = [{"kind": "human"}] * 2 + [{"kind": "computer", "level": "random"}] * 2
+        made = [
+            call(f"{base}/api/tables", new_identity(), {"seats": seats, "options": {"public": True, "wait": 600}})["id"]
+            for _ in range(tables)
+        ]
+        time.sleep(2.0)  # the computers' passes and the lobby rows settle
+        out = {}
+        half = changes // 2
+        for label, count, chosen in (("peer: 1 watcher", 1, made[:half]), (f"{watchers} watchers", watchers, made[half:changes])):
+            times, cpu = asyncio.run(measure(base, ws_base, proc.pid, chosen, count))
+            times.sort()
+            out[label] = {
+                "changes": len(times),
+                "fanout_p50_ms": 1000 * statistics.median(times),
+                "fanout_p99_ms": 1000 * times[min(len(times) - 1, int(0.99 * len(times)))],
+                "cpu_ms_per_change": 1000 * cpu,
+            }
+        return out
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        tmp.cleanup()
 
 
 def start(*options: str) -> tuple[subprocess.Popen[bytes], str, str, tempfile.TemporaryDirectory[str]]:

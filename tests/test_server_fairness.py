@@ -413,32 +413,18 @@ def test_a_real_server_log_holds_no_token(tmp_path: Path) -> None:
     """`hearts serve` at log level info: the access lines of the pages, the API and the websockets name
     the paths with every link token cut out."""
     import asyncio
-    import os
-    import subprocess
-    import sys
     import urllib.error
     import urllib.request
 
     websockets = pytest.importorskip("websockets")
-    from test_server_process import _post, free_port
+    from test_server_process import _post, free_port, start_server
 
     port = free_port()
     log_file = tmp_path / "serve.log"
     with log_file.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'h.db'}", "--pause", "0", "--log-level", "info"],
-            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
+        proc = start_server(tmp_path / "h.db", port, log_level="info", output=out)
         try:
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    urllib.request.urlopen(f"{base}/api/options", timeout=1).read()
-                    break
-                except OSError:
-                    assert proc.poll() is None and time.monotonic() < deadline, log_file.read_text()
-                    time.sleep(0.2)
             table = _post(f"{base}/api/tables", {"seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3})
             token = table["seats"][0]["token"]
             secrets_ = [token, table["watch_token"]]

@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -28,11 +28,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
-    """``hearts serve`` on the SQLite file ``db`` at ``port`` (with ``options``), once it answers."""
+def start_server(
+    db: Path, port: int, *options: str, log_level: str = "warning", output: IO[bytes] | None = None
+) -> subprocess.Popen[bytes]:
+    """``hearts serve`` on the SQLite file ``db`` at ``port`` (with ``options``), once it answers; its
+    log, at ``log_level``, goes to ``output`` (or nowhere)."""
+    sink: IO[bytes] | int = subprocess.DEVNULL if output is None else output
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}", "--pause", "0", "--log-level", "warning", *options],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        [sys.executable, "-m", "hearts", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}", "--pause", "0", "--log-level", log_level, *options],
+        stdout=sink, stderr=subprocess.STDOUT if output is not None else subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     deadline = time.monotonic() + 30
     while True:
