@@ -9,7 +9,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -294,10 +294,11 @@ def test_a_private_tables_chat_is_not_open_while_it_is_played(client: TestClient
 # -- ratings, the leaderboard ----------------------------------------------------------------------------
 
 
-def play_out(seat: Seat, rng: random.Random) -> None:
-    """Play seat 0 (the only person) to the end of the game."""
+def play_out(seat: Seat, rng: random.Random, done: Callable[[dict[str, Any]], bool] | None = None) -> None:
+    """Play seat 0 (the only person) until ``done(view)``, by default to the end of the game."""
+    finished = done or (lambda view: view.get("phase") == "game-over")
     position = None
-    while seat.view.get("phase") != "game-over":
+    while not finished(seat.view):
         view = seat.view
         key = (view["hand_number"], view["phase"], tuple(view["hand"]))
         if 0 in view["to_move"] and key != position:
@@ -515,15 +516,8 @@ def test_a_person_takes_a_computers_seat_from_the_next_hand_and_is_not_rated_for
             me.until("welcome")
             welcome = waiting.until("welcome")
             assert welcome["role"] == "spectator" and welcome["view"]["hand"] == []  # no computer's cards before it is his
-            rng = random.Random(5)
-            position = None
-            while me.view["hand_number"] < 2:  # Ann plays hand 1 out; the computers play seat 2's part
-                view = me.view
-                key = (view["hand_number"], view["phase"], tuple(view["hand"]))
-                if 0 in view["to_move"] and key != position:
-                    position = key
-                    me.send(**choose(view, rng), seq=me.seq)
-                me.until("update")
+            # Ann plays hand 1 out; the computers play seat 2's part.
+            play_out(me, random.Random(5), done=lambda view: view["hand_number"] >= 2)
             assert waiting.until("seated")["seat"] == 1
         with bob.websocket_connect(f"/ws/{token}") as ws:
             now = Seat(ws, 1).until("welcome")
