@@ -347,11 +347,12 @@ def paired(parts: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[st
         "player": mine_label,
         "compared_with": theirs_label,
     }
-    if mine_label != theirs_label:
-        opponent = next(label for label in first["labels"] if label != mine_label)
-        out["moons_allowed"] = moons_allowed_ratio(
-            opponent_moons(parts, opponent), opponent_moons(others, opponent), common, opponent
-        )
+    # The opponent's moons against each (a moon allowed is a moon the opponent made), also when the
+    # two are versions of one level under the same name.
+    opponent = next(label for label in first["labels"] if label != mine_label)
+    out["moons_allowed"] = moons_allowed_ratio(
+        opponent_moons(parts, opponent), opponent_moons(others, opponent), common, opponent
+    )
     return out
 
 

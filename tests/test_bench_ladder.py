@@ -196,3 +196,16 @@ def test_paired_counts_the_opponents_moons_against_each_player(ladder: ModuleTyp
     assert moons["seat_hands"] == 3 * 2 * 2  # 3 deals, 2 tables, 2 seats a table
     before = ladder.paired([parts[0]], [rival])["moons_allowed"]
     assert moons["mine"] == before["mine"] + 1 and moons["theirs"] == before["theirs"]
+
+
+def test_paired_versions_of_one_level_count_the_opponents_moons(ladder: ModuleType, parts: list[dict[str, Any]]) -> None:
+    """Two versions of a level under one name (issue 41's panel: the shipped expert's hunter parts
+    against an earlier expert's on the same deals) still get the opponent's moons against each."""
+    shot = json.loads(json.dumps(parts[0]))
+    table = next(t for t in shot["tables"] if t["kind"] == "deal")
+    lower = next(label for label in shot["config"]["labels"] if label != "easy")
+    seat = table["seating"].index(lower)
+    table["moons"] = [1 if s == seat else 0 for s in range(len(table["moons"]))]
+    moons = ladder.paired([shot], [parts[0]])["moons_allowed"]
+    assert moons["opponent"] == lower
+    assert moons["mine"] == moons["theirs"] + 1

@@ -230,6 +230,22 @@ def test_the_panels_ismcts_leg_pools_to_the_figures_docs_cite() -> None:
     assert "-0.70 [-1.28, -0.12] a seat-deal over 250 deals" in out
 
 
+def test_the_panels_hunter_leg_pools_to_the_figures_docs_cite() -> None:
+    """docs/players.md's hunter row: the shipped expert's payoff and the hunter's moons against it,
+    beside the frozen expert's and the issue's first expert's on the same deals."""
+    parts = sorted((RESULTS / "panel" / "expert-hunter").glob("seed*.json.gz"))
+    assert len(parts) == 4
+    for folder, difference, moons in (
+        ("old", "+1.57 [+1.06, +2.08]", "hunter's moons against expert here: 106, against old-expert there: 200"),
+        ("pass-read", "+0.23 [-0.09, +0.55]", "hunter's moons against expert here: 106, against expert there: 105"),
+    ):
+        before = [RESULTS / "expert-hunter" / folder / f"seed{n}.json.gz" for n in range(1, 5)]
+        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, before))
+        assert "| expert vs hunter | 400 |" in out and "+2.71 [+2.27, +3.15]" in out
+        assert f"over 400 common deals: {difference} per seat-deal" in out
+        assert moons in out
+
+
 @needs_openspiel
 @pytest.mark.slow
 def test_bench_vs_openspiel_plays(tmp_path: Path) -> None:
