@@ -98,6 +98,12 @@ def test_a_name_is_kept_with_the_browser_and_unique(tmp_path: Path) -> None:
         ("Ｈａｒｄ", "computer player or a bot"),  # full-width letters are the same name once normalised
         ("mybot", "computer player or a bot"),
         ("spectator", "seats that are not people"),
+        ("\u04bbard", 'looks like "hard"'),  # a Cyrillic shha for the h
+        ("\u0397\u0391RD", 'looks like "hard"'),  # Greek capital eta and alpha
+        ("\u0435\u0430\u0455\u0443", 'looks like "easy"'),  # every letter Cyrillic
+        ("m\u0443bot", 'looks like "mybot"'),
+        ("H\u00e1rd", 'looks like "hard"'),
+        ("\u0455pectator", "seats that are not people"),
     ],
 )
 def test_odd_names_are_refused_with_the_reason(tmp_path: Path, name: str, words: str) -> None:
@@ -132,6 +138,9 @@ def test_name_changes_are_limited_a_day(client: TestClient) -> None:
 
 def test_clean_name_normalises() -> None:
     assert clean_name("Ａｎｎ") == "Ann"
+    # Names in other scripts are names like any other: only a reserved name's look-alike is refused.
+    assert clean_name("\u0410\u043d\u043d\u0430", {"hard"}) == "\u0410\u043d\u043d\u0430"  # Anna in Cyrillic
+    assert clean_name("\u03a3\u03bf\u03c6\u03af\u03b1", {"hard"}) == "\u03a3\u03bf\u03c6\u03af\u03b1"  # Sofia in Greek
     with pytest.raises(NameRefused):
         clean_name("a\u0301\u0301\u0301\u0301b")  # marks piled on a letter
 

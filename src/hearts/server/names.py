@@ -4,7 +4,9 @@ A name is 2 to 20 characters of letters, digits, spaces and ``-_.'``, trimmed, i
 collapsed, and normalised (NFKC, so a full-width ``Ａｎｎ`` is ``Ann``). Two names are the same name
 when their case-folded forms are equal. A name may never be a computer level's, a registered bot's
 or a word the tables use for a seat that is not a person (``computer``, ``spectator`` ...), so that
-nobody can pass for ``hard`` on the leaderboard or at a table.
+nobody can pass for ``hard`` on the leaderboard or at a table. That check also sees through
+look-alike letters: a Cyrillic ``һ`` or Greek ``Α`` in a Latin word, or an accent, does not make
+another name of ``hard`` (:func:`look_alike_key`).
 
 >>> clean_name("  Ann   Lee ")
 'Ann Lee'
@@ -14,6 +16,10 @@ True
 Traceback (most recent call last):
 ...
 hearts.server.names.NameRefused: "Hard" is the name of a computer player or a bot: choose another
+>>> clean_name("һard", reserved={"hard"})
+Traceback (most recent call last):
+...
+hearts.server.names.NameRefused: "һard" looks like "hard", the name of a computer player or a bot: choose another
 """
 
 from __future__ import annotations
@@ -29,6 +35,25 @@ NAME_MARKS = "-_.'"
 #: Words the tables use for seats that are not a person: no person may be called so.
 RESERVED_WORDS = frozenset({"computer", "bot", "stand-in", "standin", "spectator", "you", "nobody", "admin", "server"})
 
+#: Letters of other scripts that look like a Latin letter, as that letter: enough that a reserved name
+#: cannot be written with them and pass for the Latin one. Capitals and small letters each on their
+#: own: a Cyrillic ``Н`` looks like ``H``, though its small ``н`` looks like no Latin letter.
+LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+        "Т": "T", "У": "Y", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ԁ": "D", "Һ": "H", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W",
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
+        "ѕ": "s", "ԁ": "d", "һ": "h", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y",
+        # Greek
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+        "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "χ": "x",
+        # Latin letters that pass for plainer ones
+        "ı": "i", "ȷ": "j", "ſ": "s", "ɡ": "g",
+    }
+)  # fmt: skip
+
 _ADJECTIVES = ("Quiet", "Lucky", "Brave", "Clever", "Swift", "Calm", "Bold", "Merry", "Sly", "Keen", "Gentle", "Wild")
 _NOUNS = ("Otter", "Heron", "Fox", "Badger", "Lynx", "Robin", "Hare", "Wren", "Marten", "Finch", "Seal", "Owl")
 
@@ -42,11 +67,27 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def look_alike_key(name: str) -> str:
+    """The form in which a name is compared with the reserved names: its key (:func:`name_key`) with
+    look-alike letters of other scripts read as the Latin ones (:data:`LOOK_ALIKES`) and accents
+    dropped, so that ``һard`` (a Cyrillic ``һ``), ``ΗΑRD`` (Greek capitals) and ``hárd`` all read ``hard``.
+
+    >>> look_alike_key("һard"), look_alike_key("ΗΑRD"), look_alike_key("hárd")
+    ('hard', 'hard', 'hard')
+    >>> look_alike_key("Анна") == look_alike_key("Anna")  # a Cyrillic н is no Latin n
+    False
+    """
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", name) if unicodedata.category(ch) not in ("Mn", "Me"))
+    # Folded before and after case-folding: a capital and its small letter may differ in which looks Latin.
+    return name_key(bare.translate(LOOK_ALIKES)).translate(LOOK_ALIKES)
+
+
 def clean_name(text: str, reserved: Iterable[str] = ()) -> str:
     """``text`` as a name (normalised, trimmed, inner spaces collapsed); raise :class:`NameRefused`
     naming what is wrong. ``reserved``: the computer levels and bot names no person may take."""
     if not isinstance(text, str):
         raise NameRefused("a name is text")
+    reserved = list(reserved)  # looked through twice
     name = " ".join(unicodedata.normalize("NFKC", text).split(" "))
     name = " ".join(part for part in name.split(" ") if part)
     marks = 0  # combining marks in a row: a letter may carry two (Devanagari, Vietnamese), no more
@@ -67,6 +108,15 @@ def clean_name(text: str, reserved: Iterable[str] = ()) -> str:
         raise NameRefused(f'"{name}" is the name of a computer player or a bot: choose another')
     if key in RESERVED_WORDS:
         raise NameRefused(f'"{name}" is a word the tables use for seats that are not people: choose another')
+    looks = look_alike_key(name)
+    for word in reserved:
+        if look_alike_key(word) == looks:
+            raise NameRefused(f'"{name}" looks like "{word}", the name of a computer player or a bot: choose another')
+    for word in RESERVED_WORDS:
+        if look_alike_key(word) == looks:
+            raise NameRefused(
+                f'"{name}" looks like "{word}", a word the tables use for seats that are not people: choose another'
+            )
     return name
 
 
