@@ -51,6 +51,20 @@ def people(tmp_path: Path, count: int = 2, **options: Any) -> Iterator[list[Any]
         yield [Browser(client) for _ in range(count)]
 
 
+def from_address_header(app: Any) -> Any:
+    """``app`` with each request's client address taken from its ``X-Test-Address`` header: requests
+    from several machines, through one test client (and so on the app's one event loop)."""
+
+    async def asgi(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            for key, value in scope["headers"]:
+                if key == b"x-test-address":
+                    scope = {**scope, "client": (value.decode(), 50000)}
+        await app(scope, receive, send)
+
+    return asgi
+
+
 def named(c: TestClient, name: str) -> None:
     r = c.put("/api/me", json={"name": name})
     assert r.status_code == 200, r.text
@@ -460,6 +474,52 @@ def test_table_creation_is_limited_with_the_reason(tmp_path: Path) -> None:
         assert r.status_code == 429 and "at most 3 a minute from your browser; the next one in" in r.json()["detail"]
         assert ann.post("/api/quick", json={}).status_code == 429
         assert ann.post("/api/play-now").status_code == 429
+
+
+def test_twenty_open_tables_from_one_browser_then_one_more_is_refused_until_one_closes(tmp_path: Path) -> None:
+    from hearts.server.upkeep import abandon_idle
+
+    limits = TableLimits(per_minute=0, open_at_once=20)  # no limit a minute here: the tables open are the limit
+    with people(tmp_path, 2, table_limits=limits) as (ann, bob):
+        seats = [{"kind": "human"}] * 4
+        for _ in range(20):
+            assert ann.post("/api/tables", json={"seats": seats}).status_code == 200
+        words = "tables: at most 20 open at once from your browser; finish or leave one first (a game with nobody at it closes as abandoned)"
+        for path, body in (("/api/tables", {"seats": seats}), ("/api/quick", {}), ("/api/play-now", None)):
+            r = ann.post(path, json=body)
+            assert r.status_code == 429 and r.json()["detail"] == words, (path, r.text)
+        assert bob.post("/api/tables", json={"seats": seats}).status_code == 200  # another browser at the address: 60 open
+        # Nobody is at Ann's tables: once they close as abandoned, she may open more.
+        manager = ann.client.app.state.manager
+        assert len(ann.client.portal.call(abandon_idle, manager, time.time() + manager.abandon_after + 1)) == 21
+        assert ann.post("/api/tables", json={"seats": seats}).status_code == 200
+
+
+def test_the_address_limit_refuses_with_the_reason_and_uses_none_of_the_browsers_count(tmp_path: Path) -> None:
+    limits = TableLimits(per_minute=2, open_at_once=20)  # an address: three times a browser's, 6 a minute
+    app = from_address_header(create_app(f"sqlite:///{tmp_path / 'hearts.db'}", pause=0, table_limits=limits))
+    seats = [{"kind": "human"}] * 4
+    with TestClient(app) as client:
+        house = [Browser(client) for _ in range(4)]
+
+        def make(browser: Browser, address: str, body: dict[str, Any] | None = None) -> Any:
+            return browser.post("/api/tables", json=body or {"seats": seats}, headers={"X-Test-Address": address})
+
+        for browser in house[:3]:
+            for _ in range(2):
+                assert make(browser, "10.0.0.1").status_code == 200
+        late = house[3]
+        for _ in range(3):  # refused for the address: none of these uses one of the late browser's 2 a minute
+            r = make(late, "10.0.0.1")
+            assert r.status_code == 429 and r.json()["detail"].startswith("tables: at most 6 a minute from your address; the next one in "), r.text
+            assert 1 <= int(r.json()["detail"].split(" in ")[-1].removesuffix(" s")) <= 60
+        # A table asked for wrongly (422) uses no slot either.
+        bad = make(late, "10.0.0.2", {"seats": [{"kind": "computer", "level": "grandmaster"}] * 4})
+        assert bad.status_code == 422 and "unknown computer level" in bad.json()["detail"]
+        for _ in range(2):
+            assert make(late, "10.0.0.2").status_code == 200
+        r = make(late, "10.0.0.3")
+        assert r.status_code == 429 and r.json()["detail"].startswith("tables: at most 2 a minute from your browser; the next one in ")
 
 
 # -- hostile input to the new routes and messages ----------------------------------------------------------

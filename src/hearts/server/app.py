@@ -315,6 +315,7 @@ def create_app(
             seats: list[tuple[str, str | None, str | None]] = [(s.kind, s.level, s.name) for s in spec.seats]
             table = await manager.create(rules, seats, spec.options, spec.seed, creator=creator)
         except (HeartsError, ValueError, TypeError) as exc:
+            manager.creation_failed(creator, address)  # a table asked for wrongly is not one made
             raise HTTPException(422, str(exc)) from None
         manager.address_of[table.id] = address
         people = [s.seat for s in table.seats if s.kind == "human"]

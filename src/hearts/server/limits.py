@@ -24,17 +24,48 @@ class SlidingWindow:
 
     def wait(self, key: str, now: float) -> float:
         """Seconds until ``key`` may act again (0: it may now, and this event is counted)."""
+        left = self.peek(key, now)
+        if left == 0:
+            self.note(key, now)
+        return left
+
+    def peek(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may act again (0: it may now), counting nothing: for an event that
+        another limit may still refuse (see :meth:`note`).
+
+        >>> w = SlidingWindow(1, 10.0)
+        >>> w.peek("a", 0.0), w.peek("a", 0.0), w.wait("a", 1.0), w.peek("a", 2.0)
+        (0.0, 0.0, 0.0, 9.0)
+        """
+        seen = self._seen.get(key)
+        if seen is None:
+            return 0.0
+        while seen and seen[0] <= now - self.window:
+            seen.popleft()
+        if self.count and len(seen) >= self.count:
+            return seen[0] + self.window - now
+        return 0.0
+
+    def note(self, key: str, now: float) -> None:
+        """Count an event of ``key`` at ``now`` (after :meth:`peek` let it through)."""
         seen = self._seen.get(key)
         if seen is None:
             if len(self._seen) >= self.keys:  # forget the keys that have not acted within the window
                 self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - self.window}
             seen = self._seen[key] = deque()
-        while seen and seen[0] <= now - self.window:
-            seen.popleft()
-        if self.count and len(seen) >= self.count:
-            return seen[0] + self.window - now
         seen.append(now)
-        return 0.0
+
+    def unnote(self, key: str) -> None:
+        """Take back ``key``'s latest event: what it was counted for did not happen (a table that
+        could not be made), so it must not use one of the key's slots.
+
+        >>> w = SlidingWindow(1, 10.0)
+        >>> w.wait("a", 0.0), w.unnote("a"), w.wait("a", 1.0)
+        (0.0, None, 0.0)
+        """
+        seen = self._seen.get(key)
+        if seen:
+            seen.pop()
 
 
 @dataclass(frozen=True)

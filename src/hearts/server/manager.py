@@ -337,20 +337,36 @@ class TableManager:
         await self.writer.run(self.storage.set_names, table.id, list(table.names))
 
     def creation_refusal(self, player: str | None, address: str) -> str | None:
-        """Why one more table from this browser (``player``) or ``address`` is refused now, or None."""
+        """Why one more table from this browser (``player``) or ``address`` is refused now, or None.
+
+        Only a table let through by every limit is counted against the per-minute limits, so that a
+        request refused by one limit uses no slot of another. A caller that then fails to make the
+        table (bad input) gives its slots back with :meth:`creation_failed`."""
         now = time.monotonic()
         live = [t for t in self.tables.values() if not t.game.is_over and not t.abandoned]
+        by_address = bool(self.connections.limits.per_address)
         if player is not None:
             open_now = sum(1 for t in live if t.creator == player)
-            made = 0.0 if open_now >= self.table_limits.open_at_once > 0 else self._made_by_player.wait(player, now)
-            refused = table_refusal(made, open_now, self.table_limits, "your browser")
+            refused = table_refusal(self._made_by_player.peek(player, now), open_now, self.table_limits, "your browser")
             if refused:
                 return refused
-        if self.connections.limits.per_address:
+        if by_address:
             open_now = sum(1 for t in live if self.address_of.get(t.id) == address)
-            made = 0.0 if open_now >= self.address_limits.open_at_once > 0 else self._made_by_address.wait(address, now)
-            return table_refusal(made, open_now, self.address_limits, "your address")
+            refused = table_refusal(self._made_by_address.peek(address, now), open_now, self.address_limits, "your address")
+            if refused:
+                return refused
+        if player is not None:
+            self._made_by_player.note(player, now)
+        if by_address:
+            self._made_by_address.note(address, now)
         return None
+
+    def creation_failed(self, player: str | None, address: str) -> None:
+        """A table :meth:`creation_refusal` let through was not made: give back the slots it took."""
+        if player is not None:
+            self._made_by_player.unnote(player)
+        if self.connections.limits.per_address:
+            self._made_by_address.unnote(address)
 
     async def sit(self, table: LiveTable, player: str, seat: int | None = None) -> int:
         """Give the person ``player`` a free seat of a public table (``seat``, or the first free one):
