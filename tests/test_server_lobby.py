@@ -214,19 +214,27 @@ def test_sitting_is_refused_with_reasons(tmp_path: Path) -> None:
 def test_play_now_never_waits(tmp_path: Path) -> None:
     with people(tmp_path, 3) as (ann, bob, cat):
         named(ann, "Ann")
-        waiting = public_table(ann, humans=3, wait=600)
+        waiting = public_table(ann, humans=3, wait=600)  # Ann would wait ten minutes for two more people
         r = bob.post("/api/play-now")  # Bob has no name yet: he gets one, and the waiting table's seat
         assert r.status_code == 200, r.text
-        assert r.json()["table"] == waiting["id"]
+        assert r.json()["table"] == waiting["id"] and r.json()["seat"] == 1
         assert bob.get("/api/me").json()["name"]
-        assert cat.post("/api/play-now").json()["table"] == waiting["id"]
+        # Bob waits for nobody: the table starts now, a computer in its last free seat.
+        info = bob.get(f"/api/tables/{waiting['id']}").json()
+        assert [s["kind"] for s in info["seats"]] == ["human", "human", "computer", "computer"]
+        assert info["seats"][2]["level"] == "medium" and all(s["joined"] for s in info["seats"])
+        entry = bob.get("/api/lobby").json()["tables"][0]
+        assert entry["id"] == waiting["id"] and entry["status"] == "playing" and entry["free"] == 0
+        with bob.websocket_connect(f"/ws/{r.json()['play_url'].split('/')[-1]}") as ws:
+            welcome = Seat(ws, 1).until("welcome")
+            assert welcome["view"]["phase"] == "pass" and 1 in welcome["view"]["to_move"]
+            assert welcome["table"]["clock"]["1"] > 0  # his turn clock runs: the game is on
         # No table waits now: the next person gets a new table, computers in the other seats, started.
-        dan = Browser(ann.client)
-        r = dan.post("/api/play-now")
+        r = cat.post("/api/play-now")
         assert r.status_code == 200 and r.json()["table"] != waiting["id"]
-        info = dan.get(f"/api/tables/{r.json()['table']}").json()
+        info = cat.get(f"/api/tables/{r.json()['table']}").json()
         assert [s["kind"] for s in info["seats"]] == ["human", "computer", "computer", "computer"] and info["public"]
-        with dan.websocket_connect(f"/ws/{r.json()['play_url'].split('/')[-1]}") as ws:
+        with cat.websocket_connect(f"/ws/{r.json()['play_url'].split('/')[-1]}") as ws:
             assert Seat(ws, 0).until("welcome")["view"]["phase"] == "pass"
 
 

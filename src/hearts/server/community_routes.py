@@ -106,8 +106,9 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
 
     @app.post("/api/play-now", tags=["lobby"])
     async def play_now(request: Request, spec: PlayNowSpec | None = None) -> dict[str, Any]:
-        """Seat me at once: at the fullest public table waiting for people (standard rules), or at a
-        new public table with computers in the other seats. You get a name if you have none."""
+        """Seat me and start my game at once: at the fullest public table waiting for people (standard
+        rules), computers taking its other free seats now, or at a new public table with computers in
+        the other seats. You get a name if you have none."""
         player = who(request)
         try:
             table, seat = await manager.play_now(player, address(request))

@@ -20,7 +20,7 @@ from hearts.players.registry import bot_spec
 from hearts.server.community import Community, GameResult, LimitReached
 from hearts.server.driver import think_pool, warm_hints
 from hearts.server.limits import SlidingWindow, TableLimits, table_refusal
-from hearts.server.lobby import LobbyHub, is_standard
+from hearts.server.lobby import FILL_LEVEL, LobbyHub, is_standard
 from hearts.server.names import NameRefused, clean_name, suggest_name
 from hearts.server.persist import FinishedGames, record_through, replay
 from hearts.server.privacy import seat_key
@@ -412,9 +412,11 @@ class TableManager:
         self.spawn(self.lobby.publish(table))
         return seat
 
-    async def play_now(self, player: str, address: str, level: str = "medium") -> tuple[LiveTable, int]:
-        """Seat ``player`` at once: at the fullest waiting public table with standard rules, or at a
-        new public one with computers in the other seats, started now."""
+    async def play_now(self, player: str, address: str, level: str = FILL_LEVEL) -> tuple[LiveTable, int]:
+        """Seat ``player`` and start their game at once: at the fullest waiting public table with
+        standard rules, whose other free seats computers (``level``) take now whatever wait its
+        creator chose (a person who comes later takes a computer's seat from the next hand), or at a
+        new public one with computers in the other seats."""
         await self.name_or_suggestion(player)
         waiting = [
             t for t in self.tables.values()
@@ -424,15 +426,21 @@ class TableManager:
         waiting.sort(key=lambda t: (-sum(1 for s in t.seats if s.joined and s.kind == "human"), t.created_at))
         for table in waiting:
             try:
-                return table, await self.sit(table, player)
+                seat = await self.sit(table, player)
             except ValueError:
                 continue
+            await self.start_now(table, level)
+            return table, seat
         refused = self.creation_refusal(player, address)
         if refused:
             raise LimitReached(refused)
         rules = Rules()
         seats: list[tuple[str, str | None, str | None]] = [("human", None, None)] + [("computer", level, None)] * (rules.players - 1)
-        table = await self.create(rules, seats, {"public": True}, creator=player)
+        try:
+            table = await self.create(rules, seats, {"public": True}, creator=player)
+        except ValueError:
+            self.creation_failed(player, address)
+            raise
         self.address_of[table.id] = address
         return table, await self.sit(table, player, 0)
 
@@ -534,23 +542,38 @@ class TableManager:
         ``who`` are the asking client's player keys: see :func:`hearts.server.upkeep.fill_refusal` for who may.
         """
         level = self.check_seat("computer", level) or "random"
-        filled = []
         async with table.lock:
             if any(s.kind == "human" and not s.joined for s in table.seats):
                 refused = fill_refusal(table.creator, table.created_at, who, time.time())
                 if refused:
                     raise ValueError(refused)
-            for s in table.seats:
-                if s.kind == "human" and not s.joined:
-                    await self.writer.run(self.storage.update_seat, table.id, s.seat, kind="computer", level=level, token=None)
-                    if s.token:
-                        self.tokens.pop(s.token, None)
-                    s.kind, s.level, s.token = "computer", level, None
-                    filled.append(s.seat)
-            table.broadcast_presence()
+            filled = await self._fill_free(table, level)
         table.kick()
         if table.public and filled:
             self.spawn(self.lobby.publish(table))
+        return filled
+
+    async def start_now(self, table: LiveTable, level: str = FILL_LEVEL) -> list[int]:
+        """Start a public table now (Play now seated someone at it): computers of ``level`` take its
+        free seats, whoever made it and however long it meant to wait; return those seats."""
+        async with table.lock:
+            filled = await self._fill_free(table, level)
+        table.kick()
+        if filled:
+            await self.lobby.publish(table)  # listed as playing before Play now answers
+        return filled
+
+    async def _fill_free(self, table: LiveTable, level: str) -> list[int]:
+        """Computers of ``level`` take every seat no person has joined. The caller holds the table's lock."""
+        filled = []
+        for s in table.seats:
+            if s.kind == "human" and not s.joined:
+                await self.writer.run(self.storage.update_seat, table.id, s.seat, kind="computer", level=level, token=None)
+                if s.token:
+                    self.tokens.pop(s.token, None)
+                s.kind, s.level, s.token = "computer", level, None
+                filled.append(s.seat)
+        table.broadcast_presence()
         return filled
 
 
