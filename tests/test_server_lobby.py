@@ -304,6 +304,7 @@ def test_spectators_chat_can_be_held_back_during_a_hand(tmp_path: Path) -> None:
     with people(tmp_path) as (ann, bob):
         named(ann, "Ann")
         table = public_table(ann, humans=1, spectator_chat=False)
+        chat_url = f"/api/tables/{table['id']}/chat"
         with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws, bob.websocket_connect(f"/ws/{table['watch_token']}") as watch:
             me, spectator = Seat(ws, 0), Seat(watch, None)
             me.until("welcome"), spectator.until("welcome")
@@ -312,8 +313,17 @@ def test_spectators_chat_can_be_held_back_during_a_hand(tmp_path: Path) -> None:
             me.send(type="ping")
             me.until("pong")
             assert not [m for m in me.messages if m["type"] == "chat"]
+            # The chat route answers anyone: it holds the message back as the players' pages do.
+            assert ann.get(chat_url).json()["chat"] == [] and bob.get(chat_url).json()["chat"] == []
+            with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as again:
+                assert Seat(again, 0).until("welcome")["chat"] == []  # still the same hand
+            # Once the hand it was written in is over, the players get it, and so does the route.
+            play_out(me, random.Random(7), done=lambda view: view["hand_number"] >= 2)
+            released = me.until("chat")
+            assert released["text"] == "she holds the queen" and released["spectator"] is True
+            assert [c["text"] for c in bob.get(chat_url).json()["chat"]] == ["she holds the queen"]
         with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
-            assert Seat(ws, 0).until("welcome")["chat"] == []  # still the same hand
+            assert [c["text"] for c in Seat(ws, 0).until("welcome")["chat"]] == ["she holds the queen"]
 
 
 def test_a_private_tables_chat_is_not_open_while_it_is_played(client: TestClient) -> None:

@@ -138,7 +138,9 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
 
     @app.get("/api/tables/{table_id}/chat", tags=["tables"])
     async def chat(table_id: TableId) -> dict[str, Any]:
-        """A table's chat, oldest first: a public table's at any time, a private table's once its game is over."""
+        """A table's chat, oldest first: a public table's at any time, a private table's once its game
+        is over. It is what a player at the table sees: with the option ``spectator_chat: false``, a
+        spectator's message is left out until the hand it was written in is over."""
         status = await asyncio.to_thread(manager.storage.table_status, table_id)
         if status is None:
             raise HTTPException(404, f"no table {table_id!r}")
@@ -146,7 +148,10 @@ def register(app: FastAPI, manager: TableManager, connection: Any, page: Any) ->
         public = table is not None and table.public
         if status[0] == "playing" and not public:
             raise HTTPException(403, "a private table's chat is open once its game is over")
-        return {"chat": await asyncio.to_thread(community.chat, table_id)}
+        said = await asyncio.to_thread(community.chat, table_id)
+        if table is not None:  # a table still in play: the rule the players' websockets follow
+            said = [c for c in said if table.chat_visible(c, spectator=False)]
+        return {"chat": said}
 
     @app.get("/api/leaderboard", tags=["people"])
     async def leaderboard() -> dict[str, Any]:

@@ -248,16 +248,19 @@ class LiveTable:
                 "last_hand": self.last_hand,
                 "watch_token": self.watch_token if seat is not None else None,
                 "hint_level": hint_level(),
-                "chat": [c for c in self.chat_log if self.chat_visible(c, seat)],
+                "chat": [c for c in self.chat_log if self.chat_visible(c, spectator=seat is None)],
             }
         )
 
-    def chat_visible(self, said: dict[str, Any], seat: int | None) -> bool:
-        """Whether a client at ``seat`` (None: a spectator) is shown a chat message now: a spectator's
-        message reaches players during a hand only if the table's ``spectator_chat`` option allows."""
-        if seat is None or not said["spectator"] or self.options.get("spectator_chat", True):
+    def chat_visible(self, said: dict[str, Any], spectator: bool) -> bool:
+        """Whether a reader (a ``spectator``, or else a player) is shown the chat message ``said`` now:
+        the one rule for a seat's welcome, its live ``chat`` messages and ``GET /api/tables/{id}/chat``
+        (which answers anyone, so it shows what a player sees). A spectator sees every message; a
+        player sees a spectator's message during the hand it was written in only if the table's
+        ``spectator_chat`` option allows, and otherwise once that hand is over (:meth:`_release_chat`)."""
+        if spectator or not said["spectator"] or self.options.get("spectator_chat", True):
             return True
-        return self.game.is_over or said["hand"] <= self.game.hand_number  # the hand it was said in is over
+        return self.game.is_over or self.abandoned or said["hand"] <= len(self.game.finished)
 
     def broadcast_presence(self) -> None:
         """Tell every client the table's public facts again (who is here, who stands in)."""
@@ -517,8 +520,8 @@ class LiveTable:
         )
         self.chat_log.append(said)
         message = encode({"type": "chat", **said})
-        for s in self.seats:
-            if self.chat_visible(said, s.seat):
+        if self.chat_visible(said, spectator=False):
+            for s in self.seats:
                 for c in list(s.clients):
                     c.send(message)
         for c in list(self.spectators):
