@@ -435,6 +435,29 @@ def test_the_clock_moves_for_a_seat_then_its_stand_in_plays_until_the_person_is_
             assert back["table"]["seats"][0]["clocked_out"] is False
 
 
+def test_the_clocks_move_is_the_hints_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hearts.server.driver as driver
+
+    monkeypatch.setattr(driver, "HINT_PROCESSES", 0)  # hints think in the server's threads, as the level below needs
+    # A level whose choice hangs on its seed: only the hint's own decision passes the hint's cards.
+    monkeypatch.setattr(driver, "hint_level", lambda: "random")
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        table = public_table(ann, humans=1, clock={"play": 3, "pass": 3})
+        with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            seat = Seat(ws, 0)
+            assert seat.until("welcome")["view"]["phase"] == "pass"
+            seat.send(type="hint")
+            hint = seat.until("hint")
+            assert hint["level"] == "random" and len(hint["move"]["cards"]) == 3
+            while True:  # Ann never passes: the clock does, with the hint's cards
+                update = seat.until("update")
+                mine = [e for e in update["events"] if e["type"] == "cards_passed" and e["seat"] == 0]
+                if mine:
+                    break
+            assert update["actor"] == "clock" and sorted(mine[0]["cards"]) == sorted(hint["move"]["cards"])
+
+
 def test_the_clock_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'hearts.db'}"
     with TestClient(create_app(url, pause=0)) as c:

@@ -10,6 +10,7 @@ table's :meth:`~hearts.server.table.LiveTable.commit`, as a person's move is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -123,18 +124,11 @@ class SeatDriver:
         if seat not in table.game.to_move:
             return "no hint now: it is not your turn to decide"
         since = table.situation(seat)
-        asked = self.hints.get(seat)
-        pool = table.manager.pool
-        if asked is None or asked[0] != since:
-            if pool.busy(table.id, f"hint:{seat}"):
-                return "a hint for your seat is still being worked out: wait for it"
-            level, budget = hint_level(), min(1.0, float(table.options["think"]))
-            view = table.game.view(seat)
-            job = pool.run(table.id, f"hint:{seat}", _hint_decision, level, since, budget, view, process=True)
-            asked = (since, asyncio.ensure_future(job))
-            self.hints[seat] = asked
+        asked = self.hint_for(seat)
+        if asked is None:
+            return "a hint for your seat is still being worked out: wait for it"
         try:
-            level, decision = await asyncio.shield(asked[1])
+            level, decision = await asyncio.shield(asked)
         except Busy:
             return "a hint for your seat is still being worked out: wait for it"
         except Exception as exc:  # noqa: BLE001 - a hint failing must not hurt the table
@@ -156,6 +150,40 @@ class SeatDriver:
             )
         )
         return None
+
+    def hint_for(self, seat: int) -> asyncio.Future[tuple[str, Any]] | None:
+        """The hint for ``seat``'s situation now, (level, decision): the one already being worked out
+        or given, else one started now. None while a hint for an earlier situation still thinks (the
+        pool takes one hint a seat at a time). The turn clock's move is this hint's move too."""
+        table = self.table
+        since = table.situation(seat)
+        asked = self.hints.get(seat)
+        if asked is not None and asked[0] == since:
+            return asked[1]
+        pool = table.manager.pool
+        if pool.busy(table.id, f"hint:{seat}"):
+            return None
+        level, budget = hint_level(), min(1.0, float(table.options["think"]))
+        view = table.game.view(seat)
+        job = asyncio.ensure_future(pool.run(table.id, f"hint:{seat}", _hint_decision, level, since, budget, view, process=True))
+        self.hints[seat] = (since, job)
+        return job
+
+    async def _clock_move(self, seat: int) -> Move:
+        """The move the turn clock makes for ``seat``: the hint's move for its situation (the very
+        hint the person was shown, if they asked), worked out in the hints' process as every hint is."""
+        while True:
+            asked = self.hint_for(seat)
+            if asked is not None:
+                _level, decision = await asyncio.shield(asked)
+                move: Move = decision.move
+                return move
+            earlier = self.hints.get(seat)  # a hint for an earlier situation still thinks: let it end
+            if earlier is not None and not earlier[1].done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(earlier[1])
+            else:
+                await asyncio.sleep(0.05)
 
     # -- computer seats -----------------------------------------------------------------
 
@@ -207,9 +235,8 @@ class SeatDriver:
     def _player(self, seat: int, actor: str) -> Player:
         table = self.table
         s = table.seats[seat]
-        if actor in ("stand-in", "clock"):
+        if actor == "stand-in":
             level = table.options.get("standin_level") or hint_level()
-            actor = "stand-in"  # the clock's move is the one the stand-in (the hint's level) would make
         elif actor == "bot" and self.faults[seat] is not None:
             actor, level = "stand-in", bot_stand_in_level()  # the bot faulted before a restart: it stays out
         else:
@@ -256,9 +283,12 @@ class SeatDriver:
             view = table.game.view(seat)
             answer: Move | Exception
             try:
-                # Made in the thinking pool too: a search player's first construction in this
-                # process loads (or compiles) its numba kernels, which must not stall the event loop.
-                answer = await table.manager.pool.run(table.id, "move", self._decide, seat, actor, view)
+                if actor == "clock":
+                    answer = await self._clock_move(seat)
+                else:
+                    # Made in the thinking pool too: a search player's first construction in this
+                    # process loads (or compiles) its numba kernels, which must not stall the event loop.
+                    answer = await table.manager.pool.run(table.id, "move", self._decide, seat, actor, view)
             except Exception as exc:  # noqa: BLE001 - a broken player must not stop the table: checked below
                 answer = exc
             if actor == "bot" and self.faults[seat] is not None:
