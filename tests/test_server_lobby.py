@@ -406,6 +406,82 @@ def test_private_and_practice_games_are_not_rated(tmp_path: Path) -> None:
         assert ann.get("/api/players/Ann").json()["games"] == 0
 
 
+def short_public_game(c: Any, target: int = 20, **options: Any) -> dict[str, Any]:
+    """A public game to ``target`` of one person (seat 0, the creator's) and three random computers, no clock."""
+    body = {
+        "preset": "short", "rules": {"target": target}, "seats": [{"kind": "human"}] + [{"kind": "computer", "level": "random"}] * 3,
+        "options": {"public": True, "clock": None, **options},
+    }  # fmt: skip
+    r = c.post("/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def rated_games(c: Any, name: str, at_least: int = 1, limit: float = 5.0) -> int:
+    """``name``'s rated games, once there are ``at_least`` (rating a finished game runs in the background) or ``limit`` s passed."""
+    deadline = time.monotonic() + limit
+    while True:
+        games = int(c.get(f"/api/players/{name}").json()["games"])
+        if games >= at_least or time.monotonic() > deadline:
+            return games
+        time.sleep(0.1)
+
+
+def test_a_game_left_to_the_stand_in_is_rated_for_its_person_and_unlisted_when_over(tmp_path: Path) -> None:
+    with people(tmp_path) as (ann, bob):
+        named(ann, "Ann")
+        with bob.websocket_connect("/ws/lobby") as lobby:
+            assert lobby.receive_json()["type"] == "lobby"
+            table = short_public_game(ann, standin_after=1, standin_level="random")  # away 1 s: her stand-in plays
+            with ann.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+                seat = Seat(ws, 0)
+                seat.until("welcome")
+                while 0 not in seat.view["to_move"]:
+                    seat.until("update")
+                seat.send(**choose(seat.view, random.Random(2)), seq=seat.seq)  # Ann makes one move, then leaves
+                while seat.until("update")["actor"] != "human":
+                    pass
+            # Her stand-in plays the game out; the lobby's watchers are told it is gone once it is over.
+            while True:
+                m = lobby.receive_json()
+                if m["type"] == "unlisted" and m["id"] == table["id"]:
+                    break
+        assert ann.get(f"/api/tables/{table['id']}").json()["status"] == "over"
+        assert rated_games(ann, "Ann") == 1  # a game a person left to a stand-in counts for them
+        assert ann.get("/api/players/Ann").json()["recent"][0]["table"] == table["id"]
+
+
+def test_an_abandoned_game_is_not_rated(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.db'}", pause=0, abandon_after=1.0)) as c:
+        c.get("/")
+        named(c, "Ann")
+        table = short_public_game(c, target=100)  # no game ends in its first hand
+        with c.websocket_connect(f"/ws/{table['seats'][0]['token']}") as ws:
+            seat = Seat(ws, 0)
+            seat.until("welcome")
+            play_out(seat, random.Random(4), done=lambda view: view["hand_number"] >= 2)  # one hand scored, then she leaves
+        deadline = time.monotonic() + 15
+        while c.get(f"/api/tables/{table['id']}").json()["status"] != "abandoned" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert c.get(f"/api/tables/{table['id']}").json()["status"] == "abandoned"
+        time.sleep(0.3)
+        assert c.get("/api/players/Ann").json()["games"] == 0
+        assert c.get("/api/players/random").status_code == 404 or c.get("/api/players/random").json()["games"] == 0
+
+
+def test_a_public_tables_free_seats_wait_60_s_unless_its_creator_chose(tmp_path: Path) -> None:
+    with people(tmp_path, 1) as (ann,):
+        named(ann, "Ann")
+        assert ann.get("/api/options").json()["table_options"]["wait"] == 60
+        table = public_table(ann)  # no wait given
+        assert ann.get(f"/api/tables/{table['id']}").json()["options"]["wait"] == 60
+        entry = ann.get("/api/lobby").json()["tables"][0]
+        assert entry["fill_at"] - entry["created_at"] == pytest.approx(60)  # when the lobby fills it with computers
+        chosen = public_table(ann, wait=5)
+        entry = next(e for e in ann.get("/api/lobby").json()["tables"] if e["id"] == chosen["id"])
+        assert entry["fill_at"] - entry["created_at"] == pytest.approx(5)
+
+
 # -- the turn clock -------------------------------------------------------------------------------------
 
 
