@@ -141,6 +141,8 @@ async function createTable() {
   const options = {};
   if ($("pause").value !== "") options.pause = parseFloat($("pause").value);
   if ($("standin_after").value !== "") options.standin_after = parseFloat($("standin_after").value);
+  // Any table can be watched (a private one through its watch link), so this holds for both kinds.
+  if ($("spectator-chat-held").checked) options.spectator_chat = false;
   const isPublic = $("public").checked;
   if (isPublic) {
     options.public = true;
