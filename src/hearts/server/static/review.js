@@ -186,8 +186,11 @@ async function init() {
   const info = await fetch(`/api/tables/${TABLE}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
   if (info && info.status !== "playing") {  // over: any seat may be reviewed
     H.names.forEach((n, i) => $("seat").add(new Option(n, String(i))));
-    const chosen = new URLSearchParams(location.search).get("seat");
-    seat = chosen !== null ? parseInt(chosen, 10) : null;
+    const query = new URLSearchParams(location.search);
+    const chosen = query.get("seat");
+    // A player's page names its player, whose seat its visitors come to see (not their own).
+    const named = H.names.indexOf(query.get("name"));
+    seat = chosen !== null ? parseInt(chosen, 10) : named >= 0 ? named : null;
     if (seat !== null) $("seat").value = String(seat);
     $("seat-box").hidden = false;
     $("seat").onchange = () => { seat = parseInt($("seat").value, 10); follow(); };
