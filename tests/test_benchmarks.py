@@ -246,6 +246,13 @@ def test_the_panels_hunter_leg_pools_to_the_figures_docs_cite() -> None:
         assert moons in out
 
 
+def test_the_panels_medium_leg_pools_to_the_figure_docs_cite() -> None:
+    parts = sorted((RESULTS / "panel" / "expert-medium").glob("seed*.json.gz"))
+    assert len(parts) == 4
+    out = run("bench_ladder.py", "--pool", *map(str, parts))
+    assert "| expert vs medium | 400 |" in out and "+2.61 [+2.26, +2.96]" in out
+
+
 @needs_openspiel
 @pytest.mark.slow
 def test_bench_vs_openspiel_plays(tmp_path: Path) -> None:
