@@ -253,6 +253,21 @@ def test_the_panels_medium_leg_pools_to_the_figure_docs_cite() -> None:
     assert "| expert vs medium | 400 |" in out and "+2.61 [+2.26, +2.96]" in out
 
 
+def test_the_panels_candidate_screen_pools_to_the_figures_docs_cite() -> None:
+    """The screen of expert:rollout=medium-moon, paired with the shipped expert's parts."""
+    folder = RESULTS / "panel" / "candidate-medium-moon-rollouts"
+    hunter = sorted(folder.glob("hunter-seed*.json.gz"))
+    shipped = [RESULTS / "panel" / "expert-hunter" / f"seed{n}.json.gz" for n in (1, 2)]
+    out = run("bench_ladder.py", "--pool", *map(str, hunter), "--paired", *map(str, shipped))
+    assert "over 200 common deals: +0.03 [-0.56, +0.62] per seat-deal" in out
+    assert "hunter's moons against mm here: 59, against expert there: 56" in out
+    ismcts = sorted(folder.glob("ismcts-seed7-from*.json.gz"))
+    shipped = sorted((RESULTS / "panel" / "expert-ismcts").glob("seed7-from*.json.gz"))
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, shipped))
+    assert "+2.36 [+1.83, +2.90] a seat-deal over 150 deals" in out
+    assert "+0.46 [-0.16, +1.09] a seat-deal over 150 deals" in out
+
+
 @needs_openspiel
 @pytest.mark.slow
 def test_bench_vs_openspiel_plays(tmp_path: Path) -> None:
