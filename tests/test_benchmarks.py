@@ -262,10 +262,10 @@ def test_the_panels_candidate_screen_pools_to_the_figures_docs_cite() -> None:
     assert "over 200 common deals: +0.03 [-0.56, +0.62] per seat-deal" in out
     assert "hunter's moons against mm here: 59, against expert there: 56" in out
     ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
-    shipped = [RESULTS / "panel" / "expert-ismcts" / f"seed{part}.json.gz" for part in ("5-from0", "7-from0", "7-from50", "7-from100")]
+    shipped = [RESULTS / "panel" / "expert-ismcts" / f"seed{part}.json.gz" for part in ("5-from0", "5-from50", "7-from0", "7-from50", "7-from100")]
     out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, shipped))
-    assert "+2.30 [+1.86, +2.74] a seat-deal over 200 deals" in out
-    assert "+0.36 [-0.18, +0.90] a seat-deal over 200 deals" in out
+    assert "+2.21 [+1.81, +2.62] a seat-deal over 250 deals" in out
+    assert "+0.41 [-0.11, +0.92] a seat-deal over 250 deals" in out
 
 
 @needs_openspiel
