@@ -103,20 +103,18 @@ def clean_name(text: str, reserved: Iterable[str] = ()) -> str:
         raise NameRefused(f"a name needs at least {MIN_NAME} characters")
     if len(name) > MAX_NAME:
         raise NameRefused(f"a name has at most {MAX_NAME} characters, not {len(name)}")
-    key = name_key(name)
-    if key in {name_key(r) for r in reserved}:
-        raise NameRefused(f'"{name}" is the name of a computer player or a bot: choose another')
-    if key in RESERVED_WORDS:
-        raise NameRefused(f'"{name}" is a word the tables use for seats that are not people: choose another')
-    looks = look_alike_key(name)
-    for word in reserved:
-        if look_alike_key(word) == looks:
-            raise NameRefused(f'"{name}" looks like "{word}", the name of a computer player or a bot: choose another')
-    for word in RESERVED_WORDS:
-        if look_alike_key(word) == looks:
-            raise NameRefused(
-                f'"{name}" looks like "{word}", a word the tables use for seats that are not people: choose another'
-            )
+    kinds = (
+        (reserved, "the name of a computer player or a bot"),
+        (RESERVED_WORDS, "a word the tables use for seats that are not people"),
+    )
+    key, looks = name_key(name), look_alike_key(name)
+    for words, what in kinds:  # the same name first, then a look-alike (each names what it is)
+        if key in {name_key(word) for word in words}:
+            raise NameRefused(f'"{name}" is {what}: choose another')
+    for words, what in kinds:
+        for word in words:
+            if look_alike_key(word) == looks:
+                raise NameRefused(f'"{name}" looks like "{word}", {what}: choose another')
     return name
 
 
