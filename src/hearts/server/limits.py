@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+#: An address (a household, a classroom) may make this many times what one browser may.
+ADDRESS_FACTOR = 3
+
 
 class SlidingWindow:
     """At most ``count`` events per key within any ``window`` seconds.
@@ -91,3 +94,51 @@ def table_refusal(made_recently: float, open_now: int, limits: TableLimits, who:
     if made_recently > 0:
         return f"tables: at most {limits.per_minute} a minute from {who}; the next one in {int(made_recently) + 1} s"
     return None
+
+
+class TableMaking:
+    """The limits on making tables, for one browser identity and for one client address.
+
+    Only a table let through by every limit is counted against the per-minute limits, so that a
+    request refused by one limit uses no slot of another; a table that then cannot be made (bad
+    input) gives its slots back (:meth:`failed`).
+
+    >>> making = TableMaking(TableLimits(per_minute=1, open_at_once=5))
+    >>> making.refusal("ann", 0, None, 0, 0.0), making.refusal("ann", 1, None, 0, 1.0)
+    (None, 'tables: at most 1 a minute from your browser; the next one in 60 s')
+    >>> making.failed("ann", None); making.refusal("ann", 0, None, 0, 2.0) is None
+    True
+    """
+
+    def __init__(self, limits: TableLimits) -> None:
+        self.browser = limits
+        self.address = TableLimits(limits.per_minute * ADDRESS_FACTOR, limits.open_at_once * ADDRESS_FACTOR)
+        self._by_browser = SlidingWindow(limits.per_minute, 60.0)
+        self._by_address = SlidingWindow(self.address.per_minute, 60.0)
+
+    def refusal(
+        self, player: str | None, player_open: int, address: str | None, address_open: int, now: float
+    ) -> str | None:
+        """Why one more table from the browser ``player`` (``player_open`` of its tables still being
+        played) or from ``address`` (None: addresses are not limited) is refused at ``now``, or None,
+        and then it is counted."""
+        if player is not None:
+            refused = table_refusal(self._by_browser.peek(player, now), player_open, self.browser, "your browser")
+            if refused:
+                return refused
+        if address is not None:
+            refused = table_refusal(self._by_address.peek(address, now), address_open, self.address, "your address")
+            if refused:
+                return refused
+        if player is not None:
+            self._by_browser.note(player, now)
+        if address is not None:
+            self._by_address.note(address, now)
+        return None
+
+    def failed(self, player: str | None, address: str | None) -> None:
+        """A table :meth:`refusal` let through was not made: give back the slots it took."""
+        if player is not None:
+            self._by_browser.unnote(player)
+        if address is not None:
+            self._by_address.unnote(address)

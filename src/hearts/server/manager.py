@@ -19,7 +19,7 @@ from hearts.players.again import AgainError, DealAgain
 from hearts.players.registry import bot_spec
 from hearts.server.community import Community, GameResult, LimitReached
 from hearts.server.driver import think_pool, warm_hints
-from hearts.server.limits import SlidingWindow, TableLimits, table_refusal
+from hearts.server.limits import SlidingWindow, TableLimits, TableMaking
 from hearts.server.lobby import FILL_LEVEL, LobbyHub, is_standard
 from hearts.server.names import NameRefused, clean_name, suggest_name
 from hearts.server.persist import FinishedGames, record_through, replay
@@ -38,8 +38,6 @@ log = logging.getLogger("hearts.server")
 DEFAULT_INSTANCE = "main"
 #: Rated games a player needs before the leaderboard lists them.
 LEADERBOARD_MIN_GAMES = 5
-#: An address (a household, a classroom) may make this many times what one browser may.
-ADDRESS_FACTOR = 3
 
 
 def new_token(table_id: str | None = None) -> str:
@@ -85,10 +83,7 @@ class TableManager:
         self.leaderboard_min_games = leaderboard_min_games  #: rated games a player needs to be on the leaderboard
         self.lobby = LobbyHub(self)
         self.chat_limit = SlidingWindow(CHAT_BURST, CHAT_WINDOW)
-        self.table_limits = table_limits or TableLimits()
-        self.address_limits = TableLimits(self.table_limits.per_minute * ADDRESS_FACTOR, self.table_limits.open_at_once * ADDRESS_FACTOR)
-        self._made_by_player = SlidingWindow(self.table_limits.per_minute, 60.0)
-        self._made_by_address = SlidingWindow(self.address_limits.per_minute, 60.0)
+        self.table_making = TableMaking(table_limits or TableLimits())
         self.address_of: dict[str, str] = {}  #: table id -> the address that made it (this process's tables)
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -337,36 +332,21 @@ class TableManager:
         await self.writer.run(self.storage.set_names, table.id, list(table.names))
 
     def creation_refusal(self, player: str | None, address: str) -> str | None:
-        """Why one more table from this browser (``player``) or ``address`` is refused now, or None.
-
-        Only a table let through by every limit is counted against the per-minute limits, so that a
-        request refused by one limit uses no slot of another. A caller that then fails to make the
-        table (bad input) gives its slots back with :meth:`creation_failed`."""
-        now = time.monotonic()
+        """Why one more table from this browser (``player``) or ``address`` is refused now, or None
+        (then it is counted: a caller that fails to make the table calls :meth:`creation_failed`)."""
         live = [t for t in self.tables.values() if not t.game.is_over and not t.abandoned]
-        by_address = bool(self.connections.limits.per_address)
-        if player is not None:
-            open_now = sum(1 for t in live if t.creator == player)
-            refused = table_refusal(self._made_by_player.peek(player, now), open_now, self.table_limits, "your browser")
-            if refused:
-                return refused
-        if by_address:
-            open_now = sum(1 for t in live if self.address_of.get(t.id) == address)
-            refused = table_refusal(self._made_by_address.peek(address, now), open_now, self.address_limits, "your address")
-            if refused:
-                return refused
-        if player is not None:
-            self._made_by_player.note(player, now)
-        if by_address:
-            self._made_by_address.note(address, now)
-        return None
+        return self.table_making.refusal(
+            player, sum(1 for t in live if t.creator == player),
+            self._limited(address), sum(1 for t in live if self.address_of.get(t.id) == address), time.monotonic(),
+        )  # fmt: skip
 
     def creation_failed(self, player: str | None, address: str) -> None:
         """A table :meth:`creation_refusal` let through was not made: give back the slots it took."""
-        if player is not None:
-            self._made_by_player.unnote(player)
-        if self.connections.limits.per_address:
-            self._made_by_address.unnote(address)
+        self.table_making.failed(player, self._limited(address))
+
+    def _limited(self, address: str) -> str | None:
+        """``address`` if addresses are limited (``hearts serve --connections-per-address``), else None."""
+        return address if self.connections.limits.per_address else None
 
     async def sit(self, table: LiveTable, player: str, seat: int | None = None) -> int:
         """Give the person ``player`` a free seat of a public table (``seat``, or the first free one):
