@@ -253,19 +253,21 @@ def test_the_panels_medium_leg_pools_to_the_figure_docs_cite() -> None:
     assert "| expert vs medium | 400 |" in out and "+2.61 [+2.26, +2.96]" in out
 
 
-def test_the_panels_candidate_screen_pools_to_the_figures_docs_cite() -> None:
-    """The screen of expert:rollout=medium-moon, paired with the shipped expert's parts."""
+def test_the_panels_candidate_legs_pool_to_the_figures_docs_cite() -> None:
+    """The panel of expert:rollout=medium-moon, paired with the expert of 23f0797's parts."""
     folder = RESULTS / "panel" / "candidate-medium-moon-rollouts"
     hunter = sorted(folder.glob("hunter-seed*.json.gz"))
-    shipped = [RESULTS / "panel" / "expert-hunter" / f"seed{n}.json.gz" for n in (1, 2)]
+    assert len(hunter) == 4
+    shipped = sorted((RESULTS / "panel" / "expert-hunter").glob("seed*.json.gz"))
     out = run("bench_ladder.py", "--pool", *map(str, hunter), "--paired", *map(str, shipped))
-    assert "over 200 common deals: +0.03 [-0.56, +0.62] per seat-deal" in out
-    assert "hunter's moons against mm here: 59, against expert there: 56" in out
+    assert "| hunter vs mm | 400 |" in out and "-2.67 [-3.09, -2.25]" in out
+    assert "over 400 common deals: -0.04 [-0.43, +0.36] per seat-deal" in out
+    assert "hunter's moons against mm here: 110, against expert there: 106" in out
     ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
-    shipped = [RESULTS / "panel" / "expert-ismcts" / f"seed{part}.json.gz" for part in ("5-from0", "5-from50", "7-from0", "7-from50", "7-from100")]
+    shipped = sorted((RESULTS / "panel" / "expert-ismcts").glob("seed*.json.gz"))
     out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, shipped))
-    assert "+2.21 [+1.81, +2.62] a seat-deal over 250 deals" in out
-    assert "+0.41 [-0.11, +0.92] a seat-deal over 250 deals" in out
+    assert "+2.21 [+1.87, +2.54] a seat-deal over 400 deals" in out
+    assert "+0.38 [-0.04, +0.81] a seat-deal over 400 deals" in out
 
 
 @needs_openspiel
