@@ -9,7 +9,7 @@ Rows printed:
 * rollouts per second from a mid-hand determinized position (``SeatView.world``), the unit of
   the search players: pure Python (``HandState.copy`` then random ``legal_mask``/``advance`` to
   the end) against ``hearts.fast.rollout`` (random and greedy) and ``rollout_worlds``;
-* the search players' inner loop (``search_worlds_with``) at expert's settings: worlds per second;
+* the search players' inner loop (``search_worlds``) at expert's settings: worlds per second;
 * the same hands and rollouts on every core (numba ``parallel=True`` with ``prange``; wall clock);
 * start-up: a fresh interpreter that imports ``hearts.fast`` and calls each kernel once, with an
   empty numba cache (the first run on a machine compiles) and with a warm one.
@@ -169,25 +169,22 @@ def fast_rollout_worlds(world: HandState, worlds: int = 50) -> Callable[[int, in
 
 def expert_search(world: HandState, batch: int = 16) -> Callable[[int, int], float]:
     """The search players' inner loop as expert runs it, one batch a call: ``batch`` worlds (expert's
-    ``world_batch``), every legal card, this seat rolling out with the learned model and the others
-    with medium, 10% noise, expert's 24 rollouts a world shared out over the cards (at most 8 each),
+    ``world_batch``), every legal card, this seat rolling out with medium's play and moon plan
+    (``medium-moon``) and the others with medium, 10% noise, expert's 24 rollouts a world shared out over the cards (at most 8 each),
     common random numbers. ``n`` is worlds; the figure is worlds a second."""
     import numpy as np
 
     from hearts.fast import kernels as k
     from hearts.fast import rules_array, state_array
-    from hearts.players.weights import load_model
 
-    model = load_model()
     R = rules_array(RULES)
     S = state_array(world)
     cards = np.array(sorted(int(c) for c in world.legal_plays()), dtype=np.int64)
     me = world.turn
-    plans = np.array([[k.POLICY_LEARNED if s == me else k.POLICY_MEDIUM for s in range(4)]], dtype=np.int64)
+    plans = np.array([[k.POLICY_MEDIUM_MOON if s == me else k.POLICY_MEDIUM for s in range(4)]], dtype=np.int64)
     reps = max(1, min(8, 24 // len(cards)))
     worlds = np.stack([S] * batch)
     totals = np.zeros(4, dtype=np.int64)
-    weights = np.asarray(model.weights, dtype=np.float64)
 
     def run(n: int, seed: int) -> float:
         rng = np.random.default_rng(seed)
@@ -195,7 +192,7 @@ def expert_search(world: HandState, batch: int = 16) -> Callable[[int, int], flo
         seeds = [rng.integers(0, 2**31, size=(batch, reps)) for _ in range(calls)]
         start = clock()
         for s in seeds:
-            k.search_worlds_with(worlds, R, cards, plans, 0.1, s, k.CHOICE_BEST, totals, weights, model.margin, 0)
+            k.search_worlds(worlds, R, cards, plans, 0.1, s, k.CHOICE_BEST, totals)
         return clock() - start
 
     return run

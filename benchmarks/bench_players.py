@@ -40,24 +40,18 @@ def bench_compiled_rollouts(hands: int, config: SearchConfig) -> float:
 
     from hearts.fast import kernels as k
     from hearts.fast.bridge import POLICIES, rules_array, state_array
-    from hearts.players.weights import load_model
-
     rules = Rules.preset("no-passing")
     rng = random.Random(1)
     worlds = np.stack([state_array(HandState.deal(rules, rng)) for _ in range(hands)])
     R = rules_array(rules)
     plans = np.full((1, rules.players), POLICIES["medium"], dtype=np.int64)
     plans[0, 0] = POLICIES[config.rollout]
-    model = load_model() if config.rollout == "learned" else None
-    weights, margin = (model.weights, model.margin) if model is not None else (k.NO_WEIGHTS, 0.0)
     seeds = np.arange(hands, dtype=np.int64)[:, None]
     totals = np.zeros(rules.players, dtype=np.int64)
 
     def run(n: int) -> None:
         cards = np.array([-1], dtype=np.int64)
-        k.search_worlds_with(
-            worlds[:n], R, cards, plans, config.noise, seeds[:n], k.CHOICE_BEST, totals, weights, margin, 0
-        )
+        k.search_worlds(worlds[:n], R, cards, plans, config.noise, seeds[:n], k.CHOICE_BEST, totals)
 
     run(1)  # compiled (or read from the cache) before the clock starts
     start = time.process_time()

@@ -101,8 +101,5 @@ def test_merged_cards_play_alike_in_every_world(seed: int, cards: int, world: in
                 0.1,
                 seeds,
                 np.zeros(n, dtype=np.int64),
-                None,
-                0.0,
-                0,
             )
             assert (scores[0, :, 0, 0, :] == scores[0, :, 0, 1, :]).all(), (names([c, rep]), policy)

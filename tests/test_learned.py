@@ -166,10 +166,9 @@ def test_a_table_of_learned_players_finishes_a_game_hand(players: int) -> None:
     assert game.finished[0].scores is not None
 
 
-def test_the_model_card_for_a_search_is_the_players() -> None:
-    """``learned_card`` (what a rollout or a search's prior calls, with ``medium_choice``'s arguments)
-    picks what ``world_values`` and the player pick, on the shipped weights."""
-    model = load_model()
+def test_the_players_decision_is_the_models_card() -> None:
+    """The learned player's decision is the card its model values best (``evaluate``), on the
+    shipped weights."""
     for seed in range(6):
         game = _mid_hand(seed, 2 + 5 * seed)
         view = game.view(game.hand.turn)
@@ -177,23 +176,6 @@ def test_the_model_card_for_a_search_is_the_players() -> None:
         legal = sum(1 << c for c in view.legal)
         player = LearnedPlayer()
         card, _values = player.evaluate(k, legal)
-        p = player._position(k, legal)
-        args = (
-            p.R,
-            p.taken,
-            0,
-            p.seat,
-            p.hand,
-            p.out,
-            p.voids,
-            p.tricks_done,
-            p.legal,
-            p.trick_len,
-            p.winning,
-            p.winning_seat,
-            p.trick_mask,
-        )
-        assert f.learned_card(*args, model.weights, model.margin) == card
         assert decision_card(player, view) == card
 
 

@@ -8,20 +8,18 @@ import math
 import random
 
 import numpy as np
-import pytest
 
 from hearts.core import CardSet, HandState, Rules, SeatView
 from hearts.fast import kernels
 from hearts.fast.bridge import rules_array, state_array
 from hearts.players.search import SearchPlayer
 from hearts.players.search_config import EXPERT
-from hearts.players.weights import load_model
 
 LOG_MISS, LOG_LEAD_MISS = math.log(0.15), math.log(0.4)
 NO_PASSING = Rules.preset("no-passing")
 
 
-def played_hand(seed: int, policies: list[int], learned: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def played_hand(seed: int, policies: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """A no-passing deal played out by the kernels with ``policies`` and no random cards: the
     dealt hands and the 52 cards in the order played."""
     k = kernels
@@ -29,11 +27,7 @@ def played_hand(seed: int, policies: list[int], learned: bool = False) -> tuple[
     S = state_array(hand)
     trace = np.zeros(k.TRACE_SIZE, dtype=np.int64)
     pols = np.array(policies, dtype=np.int64)
-    if learned:
-        model = load_model()
-        k.play_out_with(S, rules_array(NO_PASSING), pols, 0.0, trace, model.weights, model.margin, 0)
-    else:
-        k.play_out(S, rules_array(NO_PASSING), pols, 0.0, trace)
+    k.play_out(S, rules_array(NO_PASSING), pols, 0.0, trace)
     plays = trace[k.TRACE_PLAYS + 1 : k.TRACE_PLAYS + 2 * 52 : 2].copy()
     return np.array([hand.dealt], dtype=np.int64), plays
 
@@ -53,27 +47,6 @@ def test_moon_evidence_favours_the_model_that_played_the_cards() -> None:
     # The other seats' plays say nothing about seat 1 running: seat 0's ratio is not seat 1's.
     starts, plays = played_hand(0, [k.POLICY_MEDIUM, k.POLICY_MOON, k.POLICY_MEDIUM, k.POLICY_MEDIUM])
     assert k.moon_log_ratios(starts, R, plays, 0, LOG_MISS, LOG_LEAD_MISS)[0] <= 0
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_a_learned_seat_defends_against_a_runner_as_medium_does(seed: int) -> None:
-    """While a search's runner has every point, a learned rollout seat plays medium's card against
-    it (the model never saw a runner), so the hand plays out card for card as with a medium seat there
-    until the run is over."""
-    k = kernels
-    runner = [k.POLICY_MOON, k.POLICY_MEDIUM, k.POLICY_MEDIUM]
-    starts, with_learned = played_hand(seed, [k.POLICY_LEARNED, *runner], learned=True)
-    _, with_medium = played_hand(seed, [k.POLICY_MEDIUM, *runner])
-    # Replay the learned seat's hand until a seat other than the runner (seat 1) takes a point.
-    state = HandState(NO_PASSING, [int(h) for h in starts[0]])
-    agreed = 0
-    for card in with_learned:
-        if any(state.points[s] for s in (0, 2, 3)):
-            break
-        assert card == with_medium[agreed]
-        state.play(int(card))
-        agreed += 1
-    assert agreed >= 4
 
 
 def queen_taker_view(thrown: str = "") -> SeatView:

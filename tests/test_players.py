@@ -323,7 +323,7 @@ def test_search_runs_compiled_with_the_jit_off_too() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("rollouts")
-    with pytest.raises(ValueError, match="rollout must be one of medium, medium-moon, learned, not 'python'"):
+    with pytest.raises(ValueError, match="rollout must be one of medium, medium-moon, not 'python'"):
         make_player("hard", rollout="python")
 
 

@@ -18,7 +18,7 @@ from hearts.players.search_config import EXPERT, HARD, KNOBS, SearchConfig, Sear
 def test_the_levels_are_two_constants_of_one_config() -> None:
     assert isinstance(HARD, SearchConfig) and isinstance(EXPERT, SearchConfig)
     assert (HARD.name, HARD.budget, HARD.worlds, HARD.rollout, HARD.prior) == ("hard", 0.3, 1000, "medium", "learned")
-    assert (EXPERT.name, EXPERT.budget, EXPERT.worlds, EXPERT.rollout) == ("expert", 1.0, 4000, "learned")
+    assert (EXPERT.name, EXPERT.budget, EXPERT.worlds, EXPERT.rollout) == ("expert", 1.0, 4000, "medium-moon")
     assert HARD.early_threat_points == 0 < EXPERT.early_threat_points
     with pytest.raises(dataclasses.FrozenInstanceError):
         HARD.worlds = 5  # type: ignore[misc]
@@ -46,7 +46,7 @@ def test_a_variant_is_written_as_text_wherever_a_player_is_named() -> None:
     "text, words",
     [
         ("expert:depth=3", "unknown setting 'depth' for expert: choose one of budget,"),
-        ("expert:rollout=python", "expert: rollout must be one of medium, medium-moon, learned, not 'python'"),
+        ("expert:rollout=python", "expert: rollout must be one of medium, medium-moon, not 'python'"),
         ("expert:worlds=0", "expert: worlds must be a whole number of at least 1, not 0"),
         ("expert:worlds=many", "worlds must be a whole number, not 'many'"),
         ("hard:budget=-1", "hard: budget must be positive seconds, not -1.0"),

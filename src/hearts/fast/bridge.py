@@ -29,7 +29,6 @@ POLICIES: dict[str, int] = {
     "smart": k.POLICY_SMART,
     "medium": k.POLICY_MEDIUM,
     "medium-moon": k.POLICY_MEDIUM_MOON,
-    "learned": k.POLICY_LEARNED,
 }
 
 #: Default chance that the greedy policy plays (or passes) a random card instead: enough

@@ -309,30 +309,3 @@ def learned_values(
             best = c
             best_value = v
     return best
-
-
-@njit
-def learned_card(
-    R: np.ndarray,
-    T: np.ndarray,
-    t0: int,
-    seat: int,
-    hand: int,
-    out: int,
-    voids: int,
-    tricks_done: int,
-    legal: int,
-    trick_len: int,
-    w: int,
-    w_seat: int,
-    tmask: int,
-    W: np.ndarray,
-    margin: float,
-) -> int:
-    """The model's card (:func:`learned_values` without the values): what a rollout or a prior asks."""
-    if legal & (legal - 1) == 0:
-        return lowest_card(legal)
-    values = np.empty(52)
-    return learned_values(
-        R, T, t0, seat, hand, out, voids, tricks_done, legal, trick_len, w, w_seat, tmask, W, margin, values
-    )

@@ -19,10 +19,8 @@ from hearts.core.arith import (
     pass_offset,
 )
 from hearts.fast._jit import njit, prange
-from hearts.fast.features import learned_card
-from hearts.fast.medium import _out_of, medium_card, medium_moon_card
+from hearts.fast.medium import medium_card, medium_moon_card
 from hearts.fast.policies import (
-    POLICY_LEARNED,
     POLICY_MEDIUM,
     POLICY_MEDIUM_MOON,
     POLICY_MOON,
@@ -39,7 +37,6 @@ from hearts.fast.state import (
     S_BROKEN,
     S_HANDS,
     S_RNG,
-    S_TAKEN,
     S_TRICK_LEN,
     S_TRICK_MASK,
     S_TRICKS_DONE,
@@ -48,7 +45,6 @@ from hearts.fast.state import (
     TRACE_PASSED,
     TRACE_PLAYS,
     TRACE_WINNERS,
-    chance,
     deal,
     exchange,
     play_card,
@@ -60,32 +56,11 @@ from hearts.fast.state import (
     trick_best,
 )
 
-#: The weights of no model: what :func:`play_out` hands on where no seat plays :data:`POLICY_LEARNED`.
-NO_WEIGHTS = np.zeros((1, 1, 1))
-
 
 @njit
 def play_out(S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, trace: np.ndarray) -> None:
-    """Play every remaining card of the hand with each seat's policy, in place (see :func:`play_out_to`);
-    no seat may play :data:`POLICY_LEARNED` (:func:`play_out_with` gives it its weights)."""
-    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE], NO_WEIGHTS, 0.0, 0)
-
-
-@njit
-def play_out_with(
-    S: np.ndarray,
-    R: np.ndarray,
-    policies: np.ndarray,
-    eps: float,
-    trace: np.ndarray,
-    W: np.ndarray,
-    margin: float,
-    voids: int,
-) -> None:
-    """:func:`play_out` where seats may play :data:`POLICY_LEARNED`: the model's weights ``W`` and
-    ``margin`` (:func:`hearts.fast.features.learned_card`) and the voids shown before the position
-    (bit ``4 * seat + suit``)."""
-    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE], W, margin, voids)
+    """Play every remaining card of the hand with each seat's policy, in place (see :func:`play_out_to`)."""
+    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE])
 
 
 @njit
@@ -96,9 +71,6 @@ def play_out_to(
     eps: float,
     trace: np.ndarray,
     total: int,
-    W: np.ndarray,
-    margin: float,
-    voids: int,
 ) -> None:
     """Play on with each seat's policy, in place, until ``total`` tricks are done.
 
@@ -106,10 +78,6 @@ def play_out_to(
     with the trick in progress kept in local variables: about twice as fast as calling ``advance``
     per card.
     When ``trace`` is non-empty each (legal mask, card) and each trick's winner is logged.
-    A :data:`POLICY_LEARNED` seat plays the model of weights ``W`` and ``margin``; it knows the voids
-    ``voids`` (bit ``4 * seat + suit``) and those shown in the play-out as every seat would see them;
-    while a :data:`POLICY_MOON` seat is running it plays as :data:`POLICY_MEDIUM` (the model never
-    saw a runner), so it defends against the moon as the other seats do.
     """
     tracing = trace.shape[0] > 0
     n = R[R_PLAYERS]
@@ -122,12 +90,9 @@ def play_out_to(
     done = S[S_TRICKS_DONE]
     broken = S[S_BROKEN]
     moon = False
-    learned = False  # only a learned seat reads the voids shown
     for s in range(n):
         if policies[s] == POLICY_MOON:
             moon = True
-        if policies[s] == POLICY_LEARNED:
-            learned = True
     while done < total:
         legal = legal_of(S[S_HANDS + turn], tl, best // 13, done, broken, R)
         if policies[turn] == POLICY_RANDOM:
@@ -140,27 +105,12 @@ def play_out_to(
                 card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             elif policies[turn] == POLICY_MEDIUM_MOON:
                 card = medium_moon_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
-            elif policies[turn] == POLICY_LEARNED and running >= 0:
-                # The model was trained without a search's runner: against one it defends as medium does.
-                card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
-            elif policies[turn] == POLICY_LEARNED:
-                if W.shape[0] < 2:
-                    raise ValueError("the learned policy needs the model's weights (play_out_with)")
-                if legal & (legal - 1) and eps > 0.0 and chance(S) < eps:
-                    card = random_card(S, legal)
-                else:
-                    card = learned_card(
-                        R, S, S_TAKEN, turn, S[S_HANDS + turn], _out_of(S, n, turn), voids, done, legal,
-                        tl, best if tl else 0, best_seat if tl else -1, tmask, W, margin,
-                    )  # fmt: skip
             else:
                 card = greedy_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
         if tracing:
             k = TRACE_PLAYS + 2 * (done * n + tl)
             trace[k] = legal
             trace[k + 1] = card
-        if learned and tl and card // 13 != best // 13:
-            voids |= 1 << (4 * turn + best // 13)  # the winning card is of the suit led
         seat = turn
         S[S_HANDS + seat], turn, tl, best, best_seat, tmask, broken = play_card(
             S[S_HANDS + seat], card, seat, n, tl, best, best_seat, tmask, broken, breakers
@@ -443,7 +393,7 @@ def play_to_last_trick(
     """Play ``S`` on, logging into ``trace``, until only the last trick is left (where every seat
     holds one card and nothing is left to choose): the search hook hands that trick to the engine."""
     seed_state(S, seed)
-    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE] - 1, NO_WEIGHTS, 0.0, 0)
+    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE] - 1)
 
 
 @njit

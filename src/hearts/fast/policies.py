@@ -34,11 +34,6 @@ POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_car
 #: whose world hand can shoot plays for the moon unseen, and the others find out only from the
 #: points it takes, as they would at a real table
 POLICY_MEDIUM_MOON = 5
-#: The learned evaluation's card (:func:`hearts.fast.features.learned_card`) from what the seat knows
-#: in the world: its hand, the cards out, the cards taken, the trick, and the voids shown (those the
-#: rollout started with and those shown in it, never read off the world's hands). It needs the
-#: weights: :func:`hearts.fast.playout.play_out_with`; it passes as greedy does
-POLICY_LEARNED = 6
 
 # -- policies ------------------------------------------------------------------------------
 
@@ -306,7 +301,6 @@ def choose_pass(S: np.ndarray, hand: int, R: np.ndarray, policy: int, eps: float
             and policy != POLICY_SMART
             and policy != POLICY_MEDIUM
             and policy != POLICY_MEDIUM_MOON
-            and policy != POLICY_LEARNED
         ) or (eps > 0.0 and chance(S) < eps):
             c = random_card(S, left)
         else:

@@ -14,7 +14,7 @@ from hearts.core.arith import (
     best_moon_choice,
 )
 from hearts.fast._jit import njit
-from hearts.fast.playout import NO_WEIGHTS, play_out, play_out_with
+from hearts.fast.playout import play_out
 from hearts.fast.rng import seeded
 from hearts.fast.state import MAX_PLAYERS, S_RNG, STATE_SIZE, advance, score_hand
 
@@ -70,32 +70,12 @@ def search_worlds(
     moon_mode: int,
     totals: np.ndarray,
 ) -> np.ndarray:
-    """:func:`search_worlds_with` where no seat plays the learned policy (no weights)."""
-    return search_worlds_with(worlds, R, cards, plans, eps, seeds, moon_mode, totals, NO_WEIGHTS, 0.0, 0)
-
-
-@njit
-def search_worlds_with(
-    worlds: np.ndarray,
-    R: np.ndarray,
-    cards: np.ndarray,
-    plans: np.ndarray,
-    eps: float,
-    seeds: np.ndarray,
-    moon_mode: int,
-    totals: np.ndarray,
-    weights: np.ndarray,
-    margin: float,
-    voids: int,
-) -> np.ndarray:
     """:func:`rollout_candidates` for a batch of sampled worlds, several rollouts each: the search
     players' inner loop in one call.
 
     ``worlds[w]`` is a state array (the seat to play's sampled world); ``seeds[w, r]`` seeds the
     ``r``-th rollout of world ``w``, the same for every plan and card (common random numbers). A
     card below 0 plays nothing first (the world is already the position to score: a pass search).
-    Seats of :data:`~hearts.fast.policies.POLICY_LEARNED` play the model of ``weights`` and
-    ``margin``, knowing the voids ``voids`` shown before the position (:func:`play_out_with`).
     Returns scores[w, r, plan, card, seat].
     """
     players = R[R_PLAYERS]
@@ -114,7 +94,7 @@ def search_worlds_with(
                     if cards[i] >= 0:
                         advance(S, R, cards[i])
                     S[S_RNG] = rng
-                    play_out_with(S, R, plans[p], eps, no_trace, weights, margin, voids)
+                    play_out(S, R, plans[p], eps, no_trace)
                     shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
                     if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:
                         choice = best_moon_choice(R, totals, shooter) if moon_mode == CHOICE_BEST else moon_mode

@@ -117,8 +117,7 @@ def hands_slot() -> int:
 
 
 def policy_code(name: str) -> int:
-    """The kernels' code of the rollout policy ``name`` (``medium``, ``medium-moon``, ``learned``,
-    ``moon``)."""
+    """The kernels' code of the rollout policy ``name`` (``medium``, ``medium-moon``, ``moon``)."""
     load_fast()
     from hearts.fast.bridge import POLICIES
 
@@ -132,26 +131,12 @@ def policy_codes(own: str, others: str, players: int, seat: int) -> list[int]:
 
 
 def search_worlds(
-    worlds: Ints,
-    R: Ints,
-    cards: Ints,
-    plans: Ints,
-    noise: float,
-    seeds: Ints,
-    totals: Ints,
-    weights: Floats | None,
-    margin: float,
-    voids: int,
+    worlds: Ints, R: Ints, cards: Ints, plans: Ints, noise: float, seeds: Ints, totals: Ints
 ) -> Ints:
     """scores[world, rollout, plan, card, seat]: every candidate ``cards`` (below 0: none, the world
     is the position) under every row of ``plans`` (a policy code a seat) in every world, several
-    rollouts each on the same ``seeds`` (:func:`hearts.fast.kernels.search_worlds_with`); a learned
-    seat plays the model ``weights`` with ``margin``, knowing the ``voids`` shown so far."""
-    kern = _kernels()
-    model = kern.NO_WEIGHTS if weights is None else weights
-    out: Ints = kern.search_worlds_with(
-        worlds, R, cards, plans, noise, seeds, kern.CHOICE_BEST, totals, model, margin, voids
-    )
+    rollouts each on the same ``seeds`` (:func:`hearts.fast.kernels.search_worlds`)."""
+    out: Ints = _kernels().search_worlds(worlds, R, cards, plans, noise, seeds, _kernels().CHOICE_BEST, totals)
     return out
 
 
@@ -349,7 +334,7 @@ def _run_each_once() -> None:
     S = state_array(HandState(rules, hands, 3))
     search_worlds(
         S[None, :], R, np.array([0], dtype=np.int64), np.full((1, 4), policy_code("medium"), dtype=np.int64),
-        0.1, np.zeros((1, 1), dtype=np.int64), np.zeros(4, dtype=np.int64), None, 0.0, 0,
+        0.1, np.zeros((1, 1), dtype=np.int64), np.zeros(4, dtype=np.int64),
     )  # fmt: skip
     pass_positions(R, np.array(hands, dtype=np.int64), np.zeros(4, dtype=np.int64), 0, np.zeros(1, dtype=np.int64), 1)
     one = np.array([hands], dtype=np.int64)

@@ -72,7 +72,7 @@ class LearnedPlayer(MediumPlayer):
         medium's reason, and what the model thought of it against the best other card. Where it leaves
         it: the two values and the fact that weighed most for its card against medium's. Against a
         seat taken to be running for the moon (``running``) it plays medium's defence: the model
-        never saw a runner (as in the rollouts, :func:`hearts.fast.playout.play_out_to`)."""
+        never saw a runner."""
         if running >= 0:
             return MediumPlayer.play_from(self, k, legal, running)
         card, values = self.evaluate(k, legal)

@@ -144,7 +144,7 @@ class PassSearch:
                 R, np.array(dealt, dtype=np.int64), np.array(passes, dtype=np.int64), me, cand_masks, offset
             )
             seeds = np.array([row_seeds] * len(cands), dtype=np.int64)
-            scores = self.rollouts(W, R, no_card, policies, seeds, totals, 0)
+            scores = self.rollouts(W, R, no_card, policies, seeds, totals)
             util = utilities(view, scores[:, :, 0, 0, :], endgame).mean(axis=1)
             mine_pts = scores[:, :, 0, 0, me].mean(axis=1)
             for i in range(len(cands)):

@@ -59,17 +59,14 @@ class Measure:
 
 
 class Rollouts:
-    """Plays positions out with ``config``'s rollout settings: its noise, and the learned model's
-    weights when a seat plays the learned policy (``model``: weights and margin, or None)."""
+    """Plays positions out with ``config``'s rollout settings (its noise)."""
 
-    def __init__(self, config: SearchConfig, model: tuple[Floats, float] | None) -> None:
+    def __init__(self, config: SearchConfig) -> None:
         self.noise = config.noise
-        self.model = model
 
-    def __call__(self, W: Ints, R: Ints, cards: Ints, plans: Ints, seeds: Ints, totals: Ints, voids: int) -> Ints:
+    def __call__(self, W: Ints, R: Ints, cards: Ints, plans: Ints, seeds: Ints, totals: Ints) -> Ints:
         """scores[world, rollout, plan, card, seat] (:func:`hearts.players.compiled.search_worlds`)."""
-        weights, margin = self.model if self.model is not None else (None, 0.0)
-        return fast.search_worlds(W, R, cards, plans, self.noise, seeds, totals, weights, margin, voids)
+        return fast.search_worlds(W, R, cards, plans, self.noise, seeds, totals)
 
 
 def endgame_near(view: SeatView) -> bool:

@@ -48,7 +48,7 @@ from hearts.players import compiled as fast
 from hearts.players.base import Player
 from hearts.players.early_threat import EarlyThreat, early_threat_seat
 from hearts.players.knowledge import Knowledge, moon_hand_strength, sym
-from hearts.players.learned import LearnedPlayer, _voids
+from hearts.players.learned import LearnedPlayer
 from hearts.players.medium import MediumPlayer
 from hearts.players.passing import PassSearch
 from hearts.players.rollouts import Measure, Rollouts, endgame_near, utilities
@@ -103,10 +103,8 @@ class SearchPlayer(Player):
         #: The rule-based player the search calls: its pass is the reference pass, its card the
         #: defence against an early threat (and the prior, unless the prior is the learned model's).
         self.medium = MediumPlayer(seed=seed)
-        learned = LearnedPlayer(seed=seed) if config.uses_learned_model else None
-        self.prior_player: MediumPlayer = learned if learned is not None and config.prior == "learned" else self.medium
-        model = None if learned is None else (learned.model.weights, learned.model.margin)
-        self.rollouts = Rollouts(config, model)
+        self.prior_player: MediumPlayer = LearnedPlayer(seed=seed) if config.prior == "learned" else self.medium
+        self.rollouts = Rollouts(config)
         self.passing = PassSearch(config, self.medium, self.rollouts)
         #: What the last decision's search measured (None: nothing was searched).
         self.last: Measure | None = None
@@ -228,8 +226,6 @@ class SearchPlayer(Player):
         early_runs: list[bool] = []
         cards = np.array(cands, dtype=np.int64)
         totals = np.array(view.totals, dtype=np.int64)
-        # The voids known now: what a learned rollout seat starts from.
-        voids = _voids(k) if self.rollouts.model is not None else 0
         reps = max(1, min(config.max_repeats, config.rollouts_per_world // (len(cands) * len(plans))))
         endgame = endgame_near(view)
         hands_at = fast.hands_slot()
@@ -262,9 +258,9 @@ class SearchPlayer(Player):
                 scores = np.empty((batch, reps, len(plans), len(cands), n), dtype=np.int64)
                 for pick, rows in ((~runs, pol), (runs, pol_run)):
                     if pick.any():
-                        scores[pick] = self.rollouts(W[pick], R, cards, rows, seeds[pick], totals, voids)
+                        scores[pick] = self.rollouts(W[pick], R, cards, rows, seeds[pick], totals)
             else:
-                scores = self.rollouts(W, R, cards, pol, seeds, totals, voids)
+                scores = self.rollouts(W, R, cards, pol, seeds, totals)
             chunks_u.append(utilities(view, scores, endgame).mean(axis=1))  # [world, plan, card]
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:

@@ -5,7 +5,7 @@
 a benchmark names a player (``expert:rollout=medium,worlds=500``, read by :func:`parse_variant`).
 
 >>> HARD.budget, HARD.worlds, HARD.prior, EXPERT.rollout, EXPERT.pass_opponents
-(0.3, 1000, 'learned', 'learned', 'medium-moon')
+(0.3, 1000, 'learned', 'medium-moon', 'medium-moon')
 >>> parse_variant("expert", "rollout=medium, worlds=500").rollout
 'medium'
 >>> parse_variant("expert", "depth=3")
@@ -29,7 +29,7 @@ class SearchConfigError(ValueError):
 
 
 #: The compiled card-play policies a seat can roll out with (the kernels' ``POLICY_*`` by name).
-ROLLOUTS = ("medium", "medium-moon", "learned")
+ROLLOUTS = ("medium", "medium-moon")
 #: The policies the other seats play in the pass search's rollouts.
 PASS_OPPONENTS = ("medium", "medium-moon")
 #: The rule-based card the search keeps unless another is clearly better.
@@ -104,11 +104,6 @@ class SearchConfig:
             if not isinstance(getattr(self, knob), bool):
                 raise bad(knob, "true or false")
 
-    @property
-    def uses_learned_model(self) -> bool:
-        """Whether the learned model is needed: as the prior or as this seat's rollout policy."""
-        return self.prior == "learned" or self.rollout == "learned"
-
     def replace(self, **changes: Any) -> SearchConfig:
         """This config with ``changes`` (validated); an unknown knob raises :class:`SearchConfigError`."""
         unknown = sorted(set(changes) - set(KNOBS))
@@ -128,13 +123,14 @@ KNOBS: dict[str, type] = {
 #: medium's pass searched against medium opponents, no early moon defence.
 HARD = SearchConfig(name="hard", budget=0.3, worlds=1000, prior="learned")
 
-#: The ``expert`` level: 1 s a decision, at most 4,000 worlds; its own seat rolls out with the learned
-#: model's card; it passes keeping A♥ K♥ Q♥ against moon-capable opponents and defends early moon threats.
+#: The ``expert`` level: 1 s a decision, at most 4,000 worlds; its own seat rolls out with the medium
+#: player's whole card play, its moon plan included; it passes keeping A♥ K♥ Q♥ against moon-capable
+#: opponents and defends early moon threats.
 EXPERT = SearchConfig(
     name="expert",
     budget=1.0,
     worlds=4000,
-    rollout="learned",
+    rollout="medium-moon",
     prior="medium",
     early_threat_points=1,
     early_threat_tricks=2,

@@ -229,8 +229,9 @@ REVIEW_VERSION = 2
 #: The version of the expert's valuation behind a review (its search: rollouts, worlds, priors):
 #: part of the cache key, so a review cached from another version is searched again. 2: expert
 #: rolls its own seat out with the learned model's card; 3: searched in batches until the verdict
-#: is settled, and "best" only for the expert's own choice.
-VALUATION_VERSION = 3
+#: is settled, and "best" only for the expert's own choice; 4: expert rolls its own seat out with
+#: medium's play and moon plan.
+VALUATION_VERSION = 4
 
 
 @dataclass(frozen=True, slots=True)
