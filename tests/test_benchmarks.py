@@ -254,7 +254,8 @@ def test_the_panels_medium_leg_pools_to_the_figure_docs_cite() -> None:
 
 
 def test_the_panels_candidate_legs_pool_to_the_figures_docs_cite() -> None:
-    """The panel of expert:rollout=medium-moon, paired with the expert of 23f0797's parts."""
+    """The panel of expert:rollout=medium-moon (the expert shipped since), paired with the expert of
+    23f0797's parts."""
     folder = RESULTS / "panel" / "candidate-medium-moon-rollouts"
     hunter = sorted(folder.glob("hunter-seed*.json.gz"))
     assert len(hunter) == 4
@@ -268,6 +269,15 @@ def test_the_panels_candidate_legs_pool_to_the_figures_docs_cite() -> None:
     out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, shipped))
     assert "+2.21 [+1.87, +2.54] a seat-deal over 400 deals" in out
     assert "+0.38 [-0.04, +0.81] a seat-deal over 400 deals" in out
+    frozen = sorted(folder.glob("frozen-seed*.json.gz"))
+    assert len(frozen) == 4
+    out = run("bench_ladder.py", "--pool", *map(str, frozen))
+    assert "| mm vs old | 400 |" in out and "+0.02 [-0.30, +0.34]" in out
+    medium = sorted(folder.glob("medium-seed*.json.gz"))
+    shipped = sorted((RESULTS / "panel" / "expert-medium").glob("seed*.json.gz"))
+    out = run("bench_ladder.py", "--pool", *map(str, medium), "--paired", *map(str, shipped))
+    assert "| expert vs medium | 400 |" in out and "+2.30 [+1.96, +2.64]" in out
+    assert "over 400 common deals: -0.31 [-0.66, +0.04] per seat-deal" in out
 
 
 @needs_openspiel
