@@ -20,46 +20,6 @@ from hearts.fast.state import MAX_PLAYERS, S_RNG, STATE_SIZE, advance, score_han
 
 
 @njit
-def rollout_candidates(
-    S0: np.ndarray,
-    R: np.ndarray,
-    cards: np.ndarray,
-    plans: np.ndarray,
-    eps: float,
-    seed: int,
-    moon_mode: int,
-    totals: np.ndarray,
-) -> np.ndarray:
-    """One world of a Monte Carlo search in one call: for each plan (a row of per-seat policies)
-    and each candidate card of the seat to play, play the card, play the hand out and score it.
-
-    Every candidate is played with the generator seeded with ``seed`` (common random numbers:
-    the candidates meet the same luck). A moon left to the shooter is answered by ``moon_mode``
-    (CHOICE_BEST weighs the game's ``totals`` as the players do). Returns scores[plan, card, seat].
-    """
-    players = R[R_PLAYERS]
-    out = np.zeros((plans.shape[0], cards.shape[0], players), dtype=np.int64)
-    S = np.empty(STATE_SIZE, dtype=np.int64)
-    row = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    no_trace = np.zeros(0, dtype=np.int64)
-    rng = seeded(seed)
-    for p in range(plans.shape[0]):
-        for i in range(cards.shape[0]):
-            S[:] = S0
-            advance(S, R, cards[i])
-            S[S_RNG] = rng
-            play_out(S, R, plans[p], eps, no_trace)
-            shooter = score_hand(S, R, CHOICE_ADD_TO_OTHERS, row)
-            if shooter >= 0 and R[R_MOON] == MOON_SHOOTER_CHOOSES:
-                choice = best_moon_choice(R, totals, shooter) if moon_mode == CHOICE_BEST else moon_mode
-                if choice != CHOICE_ADD_TO_OTHERS:
-                    score_hand(S, R, choice, row)
-            for s in range(players):
-                out[p, i, s] = row[s]
-    return out
-
-
-@njit
 def search_worlds(
     worlds: np.ndarray,
     R: np.ndarray,
@@ -103,3 +63,28 @@ def search_worlds(
                     for s in range(players):
                         out[w, r, p, i, s] = row[s]
     return out
+
+
+@njit
+def rollout_candidates(
+    S0: np.ndarray,
+    R: np.ndarray,
+    cards: np.ndarray,
+    plans: np.ndarray,
+    eps: float,
+    seed: int,
+    moon_mode: int,
+    totals: np.ndarray,
+) -> np.ndarray:
+    """One world of a Monte Carlo search in one call: for each plan (a row of per-seat policies)
+    and each candidate card of the seat to play, play the card, play the hand out and score it.
+
+    Every candidate is played with the generator seeded with ``seed`` (common random numbers:
+    the candidates meet the same luck). A moon left to the shooter is answered by ``moon_mode``
+    (CHOICE_BEST weighs the game's ``totals`` as the players do). Returns scores[plan, card, seat]:
+    :func:`search_worlds` for one world and one rollout.
+    """
+    worlds = np.empty((1, STATE_SIZE), dtype=np.int64)
+    worlds[0] = S0
+    seeds = np.full((1, 1), seed, dtype=np.int64)
+    return search_worlds(worlds, R, cards, plans, eps, seeds, moon_mode, totals)[0, 0]

@@ -136,7 +136,8 @@ def search_worlds(
     """scores[world, rollout, plan, card, seat]: every candidate ``cards`` (below 0: none, the world
     is the position) under every row of ``plans`` (a policy code a seat) in every world, several
     rollouts each on the same ``seeds`` (:func:`hearts.fast.kernels.search_worlds`)."""
-    out: Ints = _kernels().search_worlds(worlds, R, cards, plans, noise, seeds, _kernels().CHOICE_BEST, totals)
+    kern = _kernels()
+    out: Ints = kern.search_worlds(worlds, R, cards, plans, noise, seeds, kern.CHOICE_BEST, totals)
     return out
 
 
