@@ -170,8 +170,8 @@ def fast_rollout_worlds(world: HandState, worlds: int = 50) -> Callable[[int, in
 def expert_search(world: HandState, batch: int = 16) -> Callable[[int, int], float]:
     """The search players' inner loop as expert runs it, one batch a call: ``batch`` worlds (expert's
     ``world_batch``), every legal card, this seat rolling out with medium's play and moon plan
-    (``medium-moon``) and the others with medium, 10% noise, expert's 24 rollouts a world shared out over the cards (at most 8 each),
-    common random numbers. ``n`` is worlds; the figure is worlds a second."""
+    (``medium-moon``) and the others with medium, 10% noise, expert's 24 rollouts a world shared
+    out over the cards (at most 8 each), common random numbers. ``n`` is worlds; the figure is worlds a second."""
     import numpy as np
 
     from hearts.fast import kernels as k

@@ -40,6 +40,7 @@ def bench_compiled_rollouts(hands: int, config: SearchConfig) -> float:
 
     from hearts.fast import kernels as k
     from hearts.fast.bridge import POLICIES, rules_array, state_array
+
     rules = Rules.preset("no-passing")
     rng = random.Random(1)
     worlds = np.stack([state_array(HandState.deal(rules, rng)) for _ in range(hands)])
