@@ -26,7 +26,6 @@ POLICIES: dict[str, int] = {
     "random": k.POLICY_RANDOM,
     "greedy": k.POLICY_GREEDY,
     "moon": k.POLICY_MOON,
-    "smart": k.POLICY_SMART,
     "medium": k.POLICY_MEDIUM,
     "medium-moon": k.POLICY_MEDIUM_MOON,
 }

@@ -25,11 +25,9 @@ from hearts.fast.policies import (
     POLICY_MEDIUM_MOON,
     POLICY_MOON,
     POLICY_RANDOM,
-    POLICY_SMART,
     choose_pass,
     greedy_card,
     running_shooter,
-    smart_card,
 )
 from hearts.fast.rng import seeded
 from hearts.fast.state import (
@@ -99,9 +97,7 @@ def play_out_to(
             card = random_card(S, legal)
         else:
             running = running_shooter(S, R, policies) if moon else -1
-            if policies[turn] == POLICY_SMART:
-                card = smart_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
-            elif policies[turn] == POLICY_MEDIUM:
+            if policies[turn] == POLICY_MEDIUM:
                 card = medium_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
             elif policies[turn] == POLICY_MEDIUM_MOON:
                 card = medium_moon_card(S, R, legal, turn, tl, best, best_seat, tmask, running, eps)
@@ -384,16 +380,6 @@ def play_out_traced(
     row = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
     row[MAX_PLAYERS] = score_hand(S, R, moon_choice, row)
     return row
-
-
-@njit
-def play_to_last_trick(
-    S: np.ndarray, R: np.ndarray, policies: np.ndarray, eps: float, seed: int, trace: np.ndarray
-) -> None:
-    """Play ``S`` on, logging into ``trace``, until only the last trick is left (where every seat
-    holds one card and nothing is left to choose): the search hook hands that trick to the engine."""
-    seed_state(S, seed)
-    play_out_to(S, R, policies, eps, trace, R[R_HAND_SIZE] - 1)
 
 
 @njit

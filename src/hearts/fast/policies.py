@@ -1,4 +1,4 @@
-"""The compiled card-play policies of the rollouts: random, greedy, smart, moon, and the passes.
+"""The compiled card-play policies of the rollouts: random, greedy, moon, and the passes.
 
 A policy picks a card from ``legal`` for the seat to play in a state array (see
 :mod:`hearts.fast.state`); the POLICY_* codes name them for the batch kernels. The medium
@@ -28,12 +28,11 @@ from hearts.fast.state import S_HANDS, S_POINTS, S_TAKEN, chance, random_card
 POLICY_RANDOM = 0  #: a uniformly random legal card (and a random pass)
 POLICY_GREEDY = 1  #: the simple heuristic of :func:`greedy_card` (with ``eps`` noise)
 POLICY_MOON = 2  #: the first such seat runs for the moon while no other has a point (:func:`moon_card`)
-POLICY_SMART = 3  #: :func:`greedy_card` with a lead that sees which leads must win the trick (:func:`smart_card`)
-POLICY_MEDIUM = 4  #: the medium player's card play, compiled (:func:`medium_card`); it passes as greedy does
+POLICY_MEDIUM = 3  #: the medium player's card play, compiled (:func:`medium_card`); it passes as greedy does
 #: :data:`POLICY_MEDIUM` with the medium player's own moon plan too (:func:`medium_moon_card`): a seat
 #: whose world hand can shoot plays for the moon unseen, and the others find out only from the
 #: points it takes, as they would at a real table
-POLICY_MEDIUM_MOON = 5
+POLICY_MEDIUM_MOON = 4
 
 # -- policies ------------------------------------------------------------------------------
 
@@ -131,19 +130,13 @@ def _lead_rank(card: int) -> int:
 
 
 @njit
-def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, smart: bool) -> int:
+def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int) -> int:
     """The greedy lead (:func:`greedy_card`): the flush of Q♠ first; else the lowest card of the
-    suit of lowest noisy rank (hearts two higher, plus a random 0-3). ``smart`` (:func:`smart_card`)
-    adds 20 to a card no other seat can beat, so it leads one only when every lead wins."""
+    suit of lowest noisy rank (hearts two higher, plus a random 0-3)."""
     hand = S[S_HANDS + seat]
     flush = _flush_card(S, R, legal, hand)
     if flush >= 0:
         return flush
-    others = 0
-    if smart:
-        for s in range(R[R_PLAYERS]):
-            if s != seat:
-                others |= S[S_HANDS + s]
     pick = _lead_pick(legal, hand)
     card = -1
     low = 999.0
@@ -152,8 +145,6 @@ def lead_card(S: np.ndarray, R: np.ndarray, legal: int, seat: int, smart: bool) 
         if chunk:
             c = lowest_card(chunk)
             r = _lead_rank(c) + chance(S) * 3
-            if smart and not others & (SUIT << (13 * suit)) & ~((2 << c) - 1):
-                r += 20.0  # nobody can beat it: this seat takes the trick
             if r < low:
                 card = c
                 low = r
@@ -195,7 +186,7 @@ def greedy_card(
     n = R[R_PLAYERS]
     hand = S[S_HANDS + seat]
     if trick_len == 0:
-        return lead_card(S, R, legal, seat, False)
+        return lead_card(S, R, legal, seat)
     led = best // 13
     follow = legal & (SUIT << (13 * led))
     if follow:
@@ -226,31 +217,6 @@ def greedy_card(
     if hearts and highest_card(hearts) % 13 >= 6:
         return highest_card(hearts)
     return _top_rank(legal)
-
-
-@njit
-def smart_card(
-    S: np.ndarray,
-    R: np.ndarray,
-    legal: int,
-    seat: int,
-    trick_len: int,
-    best: int,
-    best_seat: int,
-    tmask: int,
-    running: int,
-    eps: float,
-) -> int:
-    """:func:`greedy_card`, but a lead looks at the other hands of the world it plays in: the
-    lowest card of a suit is a sure winner when no other seat holds a higher card of that suit,
-    and leading it gives the trick (and whatever the void seats throw on it) to this seat, so such
-    leads come last. Otherwise the same lead as greedy's (lowest noisy rank, hearts two higher,
-    the flush of Q♠ first)."""
-    if trick_len > 0 or running == seat or legal & (legal - 1) == 0:
-        return greedy_card(S, R, legal, seat, trick_len, best, best_seat, tmask, running, eps)
-    if eps > 0.0 and chance(S) < eps:
-        return random_card(S, legal)
-    return lead_card(S, R, legal, seat, True)
 
 
 @njit
@@ -298,7 +264,6 @@ def choose_pass(S: np.ndarray, hand: int, R: np.ndarray, policy: int, eps: float
     for _ in range(R[R_PASS_COUNT]):
         if (
             policy != POLICY_GREEDY
-            and policy != POLICY_SMART
             and policy != POLICY_MEDIUM
             and policy != POLICY_MEDIUM_MOON
         ) or (eps > 0.0 and chance(S) < eps):

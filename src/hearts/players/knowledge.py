@@ -206,27 +206,6 @@ class Knowledge:
             known |= m
         return self.unseen | known
 
-    def out_in_suit(self, suit: int) -> int:
-        return self.out & SUIT_MASKS[suit]
-
-    def is_out(self, card: int) -> bool:
-        return bool(self.out >> card & 1)
-
-    def higher_out(self, card: int) -> int:
-        """Cards of ``card``'s suit above it still in other hands."""
-        suit = SUIT_MASKS[card // 13]
-        return self.out & suit & ~((2 << card) - 1)
-
-    def lower_out(self, card: int) -> int:
-        """Cards of ``card``'s suit below it still in other hands."""
-        return self.out & SUIT_MASKS[card // 13] & ((1 << card) - 1)
-
-    def may_hold(self, seat: int, card: int) -> bool:
-        """Whether ``seat`` can hold ``card`` as far as this seat knows."""
-        if self.known[seat] >> card & 1:
-            return True
-        return bool(self.unseen >> card & 1) and not self.excluded[seat] >> card & 1
-
     def can_have_suit(self, seat: int, suit: int) -> bool:
         """Whether ``seat`` may still hold a card of ``suit``."""
         mask = SUIT_MASKS[suit]
@@ -259,18 +238,9 @@ class Knowledge:
             m |= 1 << c
         return m
 
-    @property
-    def still_to_play(self) -> tuple[int, ...]:
-        """The seats that play to this trick after this seat."""
-        n = self.players
-        return tuple((self.seat + i) % n for i in range(1, n - len(self.trick)))
-
     def trick_points(self) -> int:
         """What the trick in progress scores so far (the bonus card counted): the rules' own count."""
         return self.rules.points_taken(self.trick_mask)
-
-    def first_trick(self) -> bool:
-        return self.trick_number == 0
 
     # -- the moon -------------------------------------------------------------------
 
