@@ -280,6 +280,54 @@ def test_the_panels_candidate_legs_pool_to_the_figures_docs_cite() -> None:
     assert "over 400 common deals: -0.31 [-0.66, +0.04] per seat-deal" in out
 
 
+def test_the_hard_panels_pool_to_the_figures_docs_cite() -> None:
+    """Hard's panel: the hard of 9b66370 (no moon defence) and ``hd``, expert's moon defence on hard
+    (the hard shipped since), deal by deal on the same deals."""
+    panel = RESULTS / "panel"
+    old, hd = panel / "hard", panel / "candidate-hard-moon-defence"
+    for leg, rows, difference in (
+        ("hunter", ("| hard vs hunter | 400 |", "+1.24 [+0.80, +1.69]", "| hunter vs hd | 400 |", "-2.45 [-2.86, -2.03]"),
+         "+1.20 [+0.72, +1.68]"),
+        ("medium", ("| hard vs medium | 400 |", "+1.94 [+1.62, +2.26]", "| medium vs hd | 400 |", "-2.35 [-2.69, -2.01]"),
+         "+0.41 [+0.09, +0.74]"),
+        ("frozen", ("| hard vs old-hard | 400 |", "+0.11 [-0.19, +0.41]", "| hd vs old-hard | 400 |", "+0.14 [-0.18, +0.46]"),
+         "+0.03 [-0.33, +0.39]"),
+    ):  # fmt: skip
+        before, after = sorted(old.glob(f"{leg}-seed*.json.gz")), sorted(hd.glob(f"{leg}-seed*.json.gz"))
+        assert len(before) == len(after) == 4
+        assert rows[0] in (out := run("bench_ladder.py", "--pool", *map(str, before))) and rows[1] in out
+        out = run("bench_ladder.py", "--pool", *map(str, after), "--paired", *map(str, before))
+        assert rows[2] in out and rows[3] in out
+        assert f"over 400 common deals: {difference} per seat-deal" in out
+    assert "hunter's moons against hd here: 123, against hard there: 193" in run(
+        "bench_ladder.py", "--pool", *map(str, sorted(hd.glob("hunter-seed*.json.gz"))),
+        "--paired", *map(str, sorted(old.glob("hunter-seed*.json.gz"))),
+    )  # fmt: skip
+    before, after = sorted(old.glob("ismcts-seed*.json.gz")), sorted(hd.glob("ismcts-seed*.json.gz"))
+    assert len(before) == len(after) == 8
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, after), "--paired", *map(str, before))
+    assert "pooled: +2.00 [+1.66, +2.35] a seat-deal over 400 deals" in out
+    assert "paired runs on the same deals: +2.32 [+2.00, +2.65] a seat-deal over 400 deals" in out
+    assert "pooled minus paired, deal by deal: -0.32 [-0.74, +0.09]" in out
+
+
+def test_the_screen_of_the_moon_defences_halves_pools_to_its_readme() -> None:
+    screen, old = RESULTS / "panel" / "screen-hard-moon-defence-halves", RESULTS / "panel" / "hard"
+    for half, difference, moons in (("he", "+0.88 [+0.46, +1.30]", 137), ("hp", "+0.29 [-0.07, +0.66]", 182)):
+        parts = sorted(screen.glob(f"{half}-hunter-seed*.json.gz"))
+        assert len(parts) == 4
+        before = sorted(old.glob("hunter-seed*.json.gz"))
+        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, before))
+        assert f"over 400 common deals: {difference} per seat-deal" in out
+        assert f"hunter's moons against {half} here: {moons}, against hard there: 193" in out
+    paired = [old / f"ismcts-seed{s}-from{f}.json.gz" for s in (5, 7) for f in (0, 50)]
+    for half, difference in (("he", "-0.21 [-0.80, +0.38]"), ("hp", "-0.26 [-0.81, +0.28]")):
+        parts = sorted(screen.glob(f"{half}-ismcts-seed*.json.gz"))
+        assert len(parts) == 4
+        out = run("bench_vs_openspiel.py", "--pool", *map(str, parts), "--paired", *map(str, paired))
+        assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 200 deals" in out
+
+
 @needs_openspiel
 @pytest.mark.slow
 def test_bench_vs_openspiel_plays(tmp_path: Path) -> None:
