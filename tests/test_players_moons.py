@@ -42,8 +42,8 @@ def test_reference_pass_keeps_the_top_hearts_and_says_so() -> None:
     # Medium voids clubs and sheds A♥; the reason names A♦, shed in its place, and A♥ as kept.
     assert cards == CardSet.parse("3C 4C AD")
     assert why == "void clubs; shed high cards A♦; keep A♥ to stop a moon"
-    hard = SearchPlayer(HARD.replace(worlds=4), seed=1)  # hard passes from medium's own pass
-    assert hard.passing.reference_pass(pass_view())[0].mask >> ACE_OF_HEARTS & 1
+    plain = SearchPlayer(HARD.replace(worlds=4, moon_safe_passes=False), seed=1)  # medium's own pass
+    assert plain.passing.reference_pass(pass_view())[0].mask >> ACE_OF_HEARTS & 1
 
 
 @pytest.mark.parametrize("level", [HARD, EXPERT])
@@ -131,7 +131,7 @@ def test_an_early_moon_threat_shoots_in_the_worlds_that_deal_it_a_moon_hand(leve
         config = level.replace(worlds=200, early_threat_points=early_threat_points)
         return SearchPlayer(config, seed=1, time_budget=5.0)
 
-    on = player(2)  # from two penalty cards (hard ships without the early defence)
+    on = player(2)  # from two penalty cards (both levels ship from one)
     decision = on.decide(view)
     assert on.last is not None and 0 < on.last.early_share < 1
     assert f"East shoots in {on.last.early_share:.0%} of the worlds" in decision.reason

@@ -19,7 +19,10 @@ def test_the_levels_are_two_constants_of_one_config() -> None:
     assert isinstance(HARD, SearchConfig) and isinstance(EXPERT, SearchConfig)
     assert (HARD.name, HARD.budget, HARD.worlds, HARD.rollout, HARD.prior) == ("hard", 0.3, 1000, "medium", "learned")
     assert (EXPERT.name, EXPERT.budget, EXPERT.worlds, EXPERT.rollout) == ("expert", 1.0, 4000, "medium-moon")
-    assert HARD.early_threat_points == 0 < EXPERT.early_threat_points
+    # Both levels defend the moon alike; expert searches more passes and rolls its own moon plan out.
+    moon_defence = ("early_threat_points", "early_threat_tricks", "pass_opponents", "moon_safe_passes")
+    assert [getattr(HARD, knob) for knob in moon_defence] == [getattr(EXPERT, knob) for knob in moon_defence]
+    assert HARD.pass_candidates < EXPERT.pass_candidates
     with pytest.raises(dataclasses.FrozenInstanceError):
         HARD.worlds = 5  # type: ignore[misc]
 

@@ -119,9 +119,19 @@ KNOBS: dict[str, type] = {
     f.name: type(getattr(SearchConfig(), f.name)) for f in dataclasses.fields(SearchConfig) if f.name != "name"
 }
 
-#: The ``hard`` level: 0.3 s a decision, at most 1,000 worlds, the learned model's card as its prior,
-#: medium's pass searched against medium opponents, no early moon defence.
-HARD = SearchConfig(name="hard", budget=0.3, worlds=1000, prior="learned")
+#: The ``hard`` level: 0.3 s a decision, at most 1,000 worlds, the learned model's card as its prior;
+#: expert's moon defence: it passes keeping A♥ K♥ Q♥ against moon-capable opponents and defends
+#: early moon threats.
+HARD = SearchConfig(
+    name="hard",
+    budget=0.3,
+    worlds=1000,
+    prior="learned",
+    early_threat_points=1,
+    early_threat_tricks=2,
+    pass_opponents="medium-moon",
+    moon_safe_passes=True,
+)
 
 #: The ``expert`` level: 1 s a decision, at most 4,000 worlds; its own seat rolls out with the medium
 #: player's whole card play, its moon plan included; it passes keeping A♥ K♥ Q♥ against moon-capable
