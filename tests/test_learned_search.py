@@ -37,8 +37,10 @@ def test_the_learned_prior_is_the_models_card_and_says_so(seed: int) -> None:
     k_ = Knowledge.of(view)
     card, why = LearnedPlayer().play_from(k_, legal)
     medium, medium_why = MediumPlayer().play_from(k_, legal)
-    decision = SearchPlayer(HARD.replace(worlds=8, prior="learned", prior_margin=1e9), seed=1).decide(view)
-    plain = SearchPlayer(HARD.replace(worlds=8, prior="medium", prior_margin=1e9), seed=1).decide(view)
+    # Without the early moon defence, which replaces the prior by medium's defence where a seat may shoot.
+    base = HARD.replace(worlds=8, prior_margin=1e9, early_threat_points=0, early_threat_tricks=0)
+    decision = SearchPlayer(base.replace(prior="learned"), seed=1).decide(view)
+    plain = SearchPlayer(base.replace(prior="medium"), seed=1).decide(view)
     if not decision.reason.startswith("stop "):  # a card that stops a moon is named so
         assert int(decision.move.card) == card and int(plain.move.card) == medium
         assert decision.reason.startswith(why + " (")
