@@ -328,6 +328,13 @@ def test_the_screen_of_the_moon_defences_halves_pools_to_its_readme() -> None:
         assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 200 deals" in out
 
 
+def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
+    parts = sorted((RESULTS / "panel" / "expert-hard").glob("seed*.json.gz"))
+    assert len(parts) == 4
+    out = run("bench_ladder.py", "--pool", *map(str, parts))
+    assert "| expert vs hard | 400 |" in out and "+0.21 [-0.09, +0.52]" in out
+
+
 @needs_openspiel
 @pytest.mark.slow
 def test_bench_vs_openspiel_plays(tmp_path: Path) -> None:
