@@ -50,6 +50,8 @@ def _click_unless_covered(page: Any, target: Any) -> bool:
 
 def _step(page: Any, state: dict[str, Any]) -> str:
     """Do the one thing a person would do now; return what was done ('' if waiting)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     dialog = page.locator("#overlay:not([hidden]) #dialog-title")
     if dialog.count():
         return "over:" + dialog.inner_text()
@@ -80,9 +82,13 @@ def _step(page: Any, state: dict[str, Any]) -> str:
         before = page.locator("#hand .card").count()
         if not _click_unless_covered(page, page.locator("#hand .card:not(.illegal)").first):
             return ""
-        page.wait_for_function(
-            f"document.querySelectorAll('#hand .card').length < {before} || !document.querySelector('#overlay').hidden"
-        )
+        try:
+            page.wait_for_function(
+                f"document.querySelectorAll('#hand .card').length < {before} || !document.querySelector('#overlay').hidden",
+                timeout=10_000,
+            )
+        except PlaywrightTimeoutError:
+            return ""  # the click fell between two updates of the page: go round and look again
         return "play"
     return ""
 
