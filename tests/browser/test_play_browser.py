@@ -57,9 +57,11 @@ def _step(page: Any, state: dict[str, Any]) -> str:
         return "over:" + dialog.inner_text()
     confirm = page.locator("#confirm-pass")
     if confirm.count():
-        cards = page.locator("#hand .card")
-        for i in range(3):
-            if not _click_unless_covered(page, cards.nth(i)):
+        # Click unselected cards until three are chosen: a reconnect's fresh view clears a choice.
+        for _ in range(6):
+            if page.locator("#hand .card.selected").count() >= 3:
+                break
+            if not _click_unless_covered(page, page.locator("#hand .card:not(.selected)").first):
                 return ""
         assert page.locator("#hand .card.selected").count() == 3
         assert confirm.is_enabled()
