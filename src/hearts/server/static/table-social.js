@@ -32,8 +32,7 @@ function buildSocial() {
     ev.preventDefault();
     const text = $("chat-text").value.trim();
     if (!text) return;
-    send({ type: "chat", text });
-    $("chat-text").value = "";
+    if (send({ type: "chat", text })) $("chat-text").value = ""; // kept to send again while the connection is down
   };
 
   const clock = document.createElement("div");

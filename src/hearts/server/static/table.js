@@ -38,19 +38,22 @@ function connect() {
 }
 
 function send(msg) {
-  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
-  else showMessage("Not connected: wait a moment", true);
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) { S.ws.send(JSON.stringify(msg)); return true; }
+  showMessage("Not connected: wait a moment", true);
+  return false;
 }
 
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       S.queue = [];
-      S.seat = msg.seat; S.view = msg.view; S.table = msg.table; S.seq = msg.seq;
+      S.seat = msg.seat; S.table = msg.table; S.seq = msg.seq;
       // The review page (opened in a new tab) asks for this seat's reviews with its token in a header.
       if (ROLE === "player") keepSeat(msg.table.id, TOKEN, msg.view.phase === "game-over");
-      S.watchToken = msg.watch_token; S.lastHand = msg.last_hand; S.selected.clear(); S.hint = null;
+      S.watchToken = msg.watch_token; S.lastHand = msg.last_hand; S.selected = keptChoice(S.view, msg.view); S.hint = null;
+      S.view = msg.view;
       S.tableAt = performance.now(); S.sent = null; dropFinishedTrick();
+      messageIsError = false; clearTimeout(S.errorTimer); // connected again: "reconnecting" is over now
       $("hint").title = `Hint: the ${msg.hint_level} player's move (H)`;
       document.title = `Hearts — ${S.table.names.join(", ")}`;
       clearTrick(); renderTrickFromView(); render(); loadScores();
@@ -70,6 +73,14 @@ function onMessage(msg) {
       showMessage(withSymbols(msg.message), true);
       break;
   }
+}
+
+// A reconnect's fresh view keeps the cards chosen to pass while that same pass is still to be made
+// (a page that just opened has chosen nothing; a new hand or a pass made meanwhile starts afresh).
+function keptChoice(before, now) {
+  if (!before || S.seat === null || now.phase !== "pass" || now.has_passed[S.seat]) return new Set();
+  if (before.hand_number !== now.hand_number) return new Set();
+  return new Set([...S.selected].filter((code) => now.hand.includes(code)));
 }
 
 async function pump() {
@@ -510,8 +521,8 @@ function onCard(code, el) {
 /** A move answers the view at S.seq; a second one for the same view (a double click) is not sent. */
 function sendMove(msg) {
   if (S.sent === S.seq) return;
-  S.sent = S.seq;
-  send(msg);
+  // Marked sent only once it is on its way: a move tried while the connection is down can be tried again.
+  if (send(msg)) S.sent = S.seq;
 }
 
 function showHint(msg) {
