@@ -41,6 +41,10 @@ per seat-deal is the mean of the other seats' points minus the seat's own (zero-
 interval is over deals. Time per move is reported for both sides (a pass is one decision for our
 player and three one-card actions for OpenSpiel's).
 
+``--json`` keeps every deal: both tables' points, every decision's time, and every card passed and
+played in order as ``[seat, card, reason]`` (our player's reason; empty for ISMCTS), so a table can be
+read or replayed. ``--only`` plays chosen deal numbers of a seed (a set of deals to look at again).
+
 ``--pool`` reads runs kept with ``--json`` (gzipped or not) instead of playing: their deals pooled,
 the moons our player made and allowed, its time a play; ``--paired`` runs of another player on the
 same deals (the same seeds and deal numbers) add the difference deal by deal.
@@ -259,6 +263,8 @@ class TableOutcome:
     our_pass: list[float]
     os_play: list[float]
     os_pass: list[float]
+    #: every card passed and played, in order: ``[seat, card, reason]`` (the reason our player gave; "" for ISMCTS)
+    moves: list[list[Any]]
 
 
 def play_table(
@@ -268,7 +274,7 @@ def play_table(
     deal = OpenSpielDeal(game, dealt, direction)
     players = {s: make_player(args.player, seed=seed * 10 + s, time_budget=args.budget) for s in ours}
     bots = {s: ismcts_bot(pyspiel, seed * 10 + s, args.simulations, args.uct_c) for s in range(4) if s not in ours}
-    out = TableOutcome(ours, (), [], [], [], [])
+    out = TableOutcome(ours, (), [], [], [], [], [])
     rng = random.Random(seed)
     state = deal.state
     while not state.is_terminal():
@@ -280,15 +286,18 @@ def play_table(
             if not passing and sorted(view.legal) != legal:
                 raise AssertionError(f"legal cards differ for seat {seat}: ours {view.legal}, OpenSpiel's {legal}")
             start = time.perf_counter()
-            move = players[seat].decide(view).move
+            decision = players[seat].decide(view)
+            move = decision.move
             seconds = time.perf_counter() - start
             if isinstance(move, PassCards):
                 out.our_pass.append(seconds)
                 for card in sorted(move.cards):
+                    out.moves.append([seat, str(card), decision.reason])
                     deal.apply(to_action(card))
             else:
                 assert isinstance(move, PlayCard)
                 out.our_play.append(seconds)
+                out.moves.append([seat, str(move.card), decision.reason])
                 deal.apply(to_action(move.card))
         else:
             start = time.perf_counter()
@@ -298,6 +307,7 @@ def play_table(
                 action = int(bots[seat][0].step(state))
             seconds = time.perf_counter() - start
             (out.os_pass if passing else out.os_play).append(seconds)
+            out.moves.append([seat, str(to_card(action)), ""])
             deal.apply(action)
     points = tuple(26 - int(r) for r in state.returns())
     scores = referee_scores(deal, rules)
@@ -335,6 +345,7 @@ def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         "our_pass": [x for t in tables for x in t.our_pass],
         "os_play": [x for t in tables for x in t.os_play],
         "os_pass": [x for t in tables for x in t.os_pass],
+        "moves": [t.moves for t in tables],
     }
 
 
@@ -421,6 +432,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--first", type=int, default=0, help="number of the first deal (to finish a run's seed in parts)"
     )
+    parser.add_argument(
+        "--only", type=int, nargs="+", metavar="DEAL", help="play these deal numbers instead (of --first and --deals)"
+    )
     parser.add_argument("--simulations", type=int, default=10_000, help="ISMCTS simulations per move")
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=float, default=None, help="our player's seconds per decision")
@@ -448,12 +462,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(
         f"{args.player} (budget {args.budget or 'default'}) vs OpenSpiel ISMCTS ({args.simulations} simulations, "
-        f"random rollouts, max-visit), {args.deals} deals x 2 duplicate tables, seed {args.seed}"
-        + (f" from deal {args.first}" if args.first else ""),
+        f"random rollouts, max-visit), {len(args.only) if args.only else args.deals} deals x 2 duplicate tables, "
+        f"seed {args.seed}" + (f", deals {args.only}" if args.only else f" from deal {args.first}" if args.first else ""),
         flush=True,
     )
     start = time.perf_counter()
-    tasks = [(i, args) for i in range(args.first, args.first + args.deals)]
+    numbers = args.only if args.only else range(args.first, args.first + args.deals)
+    tasks = [(i, args) for i in numbers]
     results = []
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
