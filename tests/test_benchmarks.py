@@ -328,6 +328,19 @@ def test_the_screen_of_the_moon_defences_halves_pools_to_its_readme() -> None:
         assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 200 deals" in out
 
 
+def test_the_ismcts_moon_deals_played_again_pool_to_their_readme() -> None:
+    folder = RESULTS / "panel" / "screen-ismcts-moon-deals"
+    control = sorted(folder.glob("control-seed*.json.gz"))
+    assert len(control) == 3
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, control))
+    assert "+1.50 [-0.08, +3.09] a seat-deal over 35 deals" in out and "moons made 4, allowed 4 at 70 tables" in out
+    for name, moons, difference in (("frozen", "made 5, allowed 8", "-0.66 [-2.55, +1.24]"), ("noearly", "made 8, allowed 7", "+1.06 [-0.87, +2.98]")):
+        parts = sorted(folder.glob(f"{name}-seed*.json.gz"))
+        out = run("bench_vs_openspiel.py", "--pool", *map(str, parts), "--paired", *map(str, control))
+        assert f"moons {moons} at 70 tables" in out
+        assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 35 deals" in out
+
+
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
     parts = sorted((RESULTS / "panel" / "expert-hard").glob("seed*.json.gz"))
     assert len(parts) == 4
