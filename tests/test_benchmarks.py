@@ -341,6 +341,20 @@ def test_the_ismcts_moon_deals_played_again_pool_to_their_readme() -> None:
         assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 35 deals" in out
 
 
+def test_the_screen_of_the_threat_read_as_a_run_pools_to_its_readme() -> None:
+    screen, shipped = RESULTS / "panel" / "screen-threat-reads-plays", RESULTS / "panel" / "candidate-medium-moon-rollouts"
+    hunter = sorted(screen.glob("hunter-seed*.json.gz"))
+    assert len(hunter) == 4
+    out = run("bench_ladder.py", "--pool", *map(str, hunter), "--paired", *map(str, sorted(shipped.glob("hunter-seed*.json.gz"))))
+    assert "over 400 common deals: -0.01 [-0.11, +0.09] per seat-deal" in out
+    assert "hunter's moons against tr here: 111, against mm there: 110" in out
+    ismcts = sorted(screen.glob("ismcts-seed*.json.gz"))
+    paired = [shipped / f"ismcts-seed{s}-from{f}.json.gz" for s in (5, 7) for f in (0, 50)]
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, paired))
+    assert "pooled: +2.01 [+1.58, +2.44] a seat-deal over 200 deals" in out
+    assert "pooled minus paired, deal by deal: -0.21 [-0.80, +0.37] a seat-deal over 200 deals" in out
+
+
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
     parts = sorted((RESULTS / "panel" / "expert-hard").glob("seed*.json.gz"))
     assert len(parts) == 4

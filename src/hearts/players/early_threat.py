@@ -90,15 +90,6 @@ class EarlyThreat:
 
         R, seat = self.R, self.seat
         strength = np.array([fast.moon_strength(R, int(h) | self.played) for h in sampled[:, seat]])
-        return running_worlds(strength, self.at, self.slope, self.evidence(sampled, starts, plays))
-
-    def evidence(self, sampled: Ints, starts: Ints | None = None, plays: Ints | None = None) -> Floats:
-        """For each world of ``sampled``, the log of how much better a moon run explains the seat's
-        plays (given the worlds' ``starts`` and the ``plays`` so far) and its pass to this seat than
-        medium's play does."""
-        import numpy as np
-
-        R, seat = self.R, self.seat
         if starts is not None and plays is not None:
             evidence = fast.moon_log_ratios(starts, R, plays, seat, self.log_miss, self.log_lead_miss)
         else:
@@ -106,4 +97,4 @@ class EarlyThreat:
         if self.received:
             hands = sampled[:, seat] | self.played | self.received
             evidence = evidence + fast.pass_log_ratios(hands, R, self.received, self.log_pass_miss)
-        return evidence
+        return running_worlds(strength, self.at, self.slope, evidence)

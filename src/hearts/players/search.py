@@ -219,9 +219,6 @@ class SearchPlayer(Player):
         pol = np.array([[moon if (plan | defence) >> s & 1 else seats[s] for s in range(n)] for plan in plans])
         pol = pol.astype(np.int64)
         runner = None
-        # The threat runs in every world, so its plays are explained as a run's: worlds that deal it
-        # a hand its plays fit as a moon run weigh more than medium's model of it would give them.
-        reader = EarlyThreat(config, R, view, threat) if threat >= 0 and config.threat_reads_plays else None
         if early >= 0:
             pol_run = pol.copy()
             pol_run[:, early] = moon
@@ -268,11 +265,7 @@ class SearchPlayer(Player):
             chunks_own.append(scores[..., me].mean(axis=1))
             if infer:
                 logw = fast.play_log_likelihoods(starts, R, plays, me, log_miss, log_lead_miss, medium)
-                if runner is not None:
-                    logw = logw + early_logw
-                if reader is not None:
-                    logw = logw + reader.evidence(sampled, starts, plays)
-                chunks_logw.append(logw)
+                chunks_logw.append(logw + early_logw if runner is not None else logw)
             worlds += batch
             now = time.perf_counter()
             if now >= deadline:

@@ -59,7 +59,6 @@ class SearchConfig:
     lead_miss_weight: float = 0.4  #: inference: ...and per such lead (leads say less)
     moon_plan_strength: float = 0.55  #: moon hand strength from which the search also tries its own moon line
     threat_points: int = 4  #: penalty cards (or Q♠ and two) that make a sole point holder the moon threat
-    threat_reads_plays: bool = False  #: inference explains the threat's plays and pass as a moon run's, not medium's
     early_threat_points: int = 0  #: from this many a sole point holder is an early threat (0: no early defence)
     early_threat_tricks: int = 0  #: before any point, the seat with most tricks won (at least this many) is one
     early_threat_strength: float = 0.25  #: dealt-hand moon strength at which an early threat runs half the time
@@ -101,7 +100,7 @@ class SearchConfig:
         for knob, choices in (("rollout", ROLLOUTS), ("prior", PRIORS), ("pass_opponents", PASS_OPPONENTS)):
             if getattr(self, knob) not in choices:
                 raise bad(knob, "one of " + ", ".join(choices))
-        for knob in ("moon_safe_passes", "threat_reads_plays"):
+        for knob in ("moon_safe_passes",):
             if not isinstance(getattr(self, knob), bool):
                 raise bad(knob, "true or false")
 
