@@ -353,6 +353,10 @@ def test_the_screen_of_the_threat_read_as_a_run_pools_to_its_readme() -> None:
     out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, paired))
     assert "pooled: +2.01 [+1.58, +2.44] a seat-deal over 200 deals" in out
     assert "pooled minus paired, deal by deal: -0.21 [-0.80, +0.37] a seat-deal over 200 deals" in out
+    # The README's table of decisions while a threat stood, from the moves the runs keep.
+    reader = screen / "threat_decisions.py"
+    counts = json.loads(subprocess.run([sys.executable, str(reader), *map(str, ismcts)], capture_output=True, text=True, check=True).stdout)
+    assert counts == {"decisions": 292, "searched": 45, "searched_then_moon": 1, "defence": 109, "defence_then_moon": 40, "tables": 105, "tables_then_moon": 3}
 
 
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
