@@ -359,6 +359,16 @@ def test_the_screen_of_the_threat_read_as_a_run_pools_to_its_readme() -> None:
     assert counts == {"decisions": 292, "searched": 45, "searched_then_moon": 1, "defence": 109, "defence_then_moon": 40, "tables": 105, "tables_then_moon": 3}
 
 
+def test_the_hunter_leg_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
+    parts = sorted((RESULTS / "panel" / "screen-early-threat-strength").glob("hunter-seed*.json.gz"))
+    shipped = sorted((RESULTS / "panel" / "candidate-medium-moon-rollouts").glob("hunter-seed*.json.gz"))
+    assert len(parts) == len(shipped) == 4
+    out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
+    assert "over 400 common deals: +0.03 [-0.13, +0.20] per seat-deal" in out
+    assert "hunter's moons against es here: 112, against mm there: 110" in out
+    assert "| hunter vs es | 400 | default | -2.70 [-3.12, -2.29] |" in out
+
+
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
     parts = sorted((RESULTS / "panel" / "expert-hard").glob("seed*.json.gz"))
     assert len(parts) == 4
