@@ -367,6 +367,12 @@ def test_the_hunter_leg_of_a_less_eager_early_threat_pools_to_its_readme() -> No
     assert "over 400 common deals: +0.03 [-0.13, +0.20] per seat-deal" in out
     assert "hunter's moons against es here: 112, against mm there: 110" in out
     assert "| hunter vs es | 400 | default | -2.70 [-3.12, -2.29] |" in out
+    folder = RESULTS / "panel" / "screen-early-threat-strength"
+    ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
+    paired = [RESULTS / "panel" / "candidate-medium-moon-rollouts" / f"ismcts-seed5-from{f}.json.gz" for f in (0, 50)]
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, paired))
+    assert "pooled: +2.23 [+1.56, +2.90] a seat-deal over 100 deals" in out
+    assert "pooled minus paired, deal by deal: +0.24 [-0.64, +1.12] a seat-deal over 100 deals" in out
 
 
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
