@@ -317,6 +317,25 @@ def play_table(
     return out
 
 
+def dealt_for(rules: Rules, seed: int, index: int) -> tuple[int, ...]:
+    """The cards of deal ``index`` of a run with ``seed``: the same at both tables and in every run."""
+    return deal_cards(rules, random.Random(f"bench-vs-openspiel:{seed}:{index}"))
+
+
+def kept_table(seed: int, deal: dict[str, Any], table: int) -> tuple[HandState, list[list[Any]]]:
+    """Table ``table`` (0 or 1) of a kept ``deal`` of a run with ``seed``, read back through our
+    engine: the hand with every seat's kept pass made, and the kept plays (``[seat, card, reason]``)
+    still to be played on it in order."""
+    rules = Rules()
+    direction = PassDirection(deal["direction"])
+    hand = HandState(rules, dealt_for(rules, seed, deal["deal"]), hand_number_for(rules, direction))
+    moves = deal["moves"][table]
+    passes, plays = moves[: len(moves) - 52], moves[len(moves) - 52 :]
+    for seat in sorted({seat for seat, _, _ in passes}):
+        hand.pass_cards(seat, [card for s, card, _ in passes if s == seat])
+    return hand, plays
+
+
 def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
     """Both duplicate tables of deal ``index``."""
     index, args = task
@@ -324,7 +343,7 @@ def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
 
     rules = Rules()
     game = pyspiel.load_game("hearts", {"qs_breaks_hearts": False})
-    dealt = deal_cards(rules, random.Random(f"bench-vs-openspiel:{args.seed}:{index}"))
+    dealt = dealt_for(rules, args.seed, index)
     direction = rules.pass_direction(index)
     tables = []
     for t, ours in enumerate(((0, 2), (1, 3))):

@@ -74,3 +74,23 @@ def test_pooling_refuses_a_deal_twice_and_pairs_without_common_deals(bench: Modu
     with pytest.raises(ValueError, match="share no deal"):
         bench.pool_report([a], [b])
     assert bench.main(["--pool", a, "--paired", b]) == 2
+
+
+@pytest.mark.slow
+def test_a_kept_run_holds_every_card_and_replays_to_its_points(bench: ModuleType, tmp_path: Path) -> None:
+    """Every card of both tables is kept in order, with medium's reasons at our seats; read back
+    through our engine (``kept_table``) they score what the table scored."""
+    pytest.importorskip("pyspiel")
+    figures = tmp_path / "run.json"
+    argv = ["--player", "medium", "--only", "9", "--simulations", "20", "--jobs", "1", "--seed", "3"]
+    assert bench.main([*argv, "--json", str(figures)]) == 0
+    [deal] = json.loads(figures.read_text())["deals"]
+    assert deal["deal"] == 9 and deal["direction"] == "right"
+    for table, (ours, moves, points) in enumerate(zip(((0, 2), (1, 3)), deal["moves"], deal["points"], strict=True)):
+        assert all(bool(reason) == (seat in ours) for seat, _, reason in moves)
+        assert len(moves) == 52 + 12
+        hand, plays = bench.kept_table(3, deal, table)
+        assert len(plays) == 52
+        for seat, card, _ in plays:
+            hand.play(card, seat)
+        assert list(hand.scores) == points

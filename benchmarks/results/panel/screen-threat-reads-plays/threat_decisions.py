@@ -10,52 +10,33 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+from pathlib import Path
 
-from hearts.core import HandState, PassDirection, Rules, mask_of
+import numpy as np
 
-HEARTS = sum(1 << c for c in range(39, 52))
-QUEEN_OF_SPADES = 1 << 36
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # benchmarks/, for its ISMCTS script
+from bench_vs_openspiel import kept_table  # noqa: E402
 
-
-def threat(taken: list[int], seat: int) -> int:
-    """The search's plain threat (``threat_points`` 4): the one other seat holding every penalty
-    card taken, at least 4 of them or Q♠ and two more; -1 when there is none."""
-    holders = [s for s in range(4) if taken[s] & (HEARTS | QUEEN_OF_SPADES)]
-    if len(holders) != 1 or holders[0] == seat:
-        return -1
-    cards = taken[holders[0]] & (HEARTS | QUEEN_OF_SPADES)
-    count = cards.bit_count()
-    return holders[0] if count >= 4 or (cards & QUEEN_OF_SPADES and count >= 3) else -1
+from hearts.core import Rules  # noqa: E402
+from hearts.players import compiled  # noqa: E402
+from hearts.players.search_config import EXPERT  # noqa: E402
 
 
 def count(paths: list[str]) -> dict[str, int]:
-    rules = Rules()
-    cycle = rules.pass_cycle
-    assert cycle is not None  # the standard rules pass left, right, across, then hold
+    R = compiled.rules_array(Rules())
     out = dict.fromkeys(("decisions", "searched", "searched_then_moon", "defence", "defence_then_moon", "tables", "tables_then_moon"), 0)
     for path in paths:
         with (gzip.open(path) if path.endswith(".gz") else open(path, "rb")) as fh:
             run = json.load(fh)
         for deal in run["deals"]:
-            direction = PassDirection(deal["direction"])
-            offset = direction.offset(4)
-            for ours, moves, points in zip(((0, 2), (1, 3)), deal["moves"], deal["points"], strict=True):
-                passes, plays = moves[:-52], moves[-52:]
-                dealt, passed = [0] * 4, [0] * 4
-                for seat, card, _ in plays:
-                    dealt[seat] |= mask_of([card])
-                for seat, card, _ in passes:
-                    passed[seat] |= mask_of([card])
-                for seat in range(4):  # before the pass each seat held what it passed, not what it received
-                    dealt[seat] |= passed[seat]
-                    dealt[(seat + offset) % 4] &= ~passed[seat]
-                hand = HandState(rules, tuple(dealt), cycle.index(direction))
-                for seat in range(4) if passes else ():
-                    hand.pass_cards(seat, [card for s, card, _ in passes if s == seat])
+            for table, (ours, points) in enumerate(zip(((0, 2), (1, 3)), deal["points"], strict=True)):
+                hand, plays = kept_table(run["args"]["seed"], deal, table)
                 shooter = points.index(0) if sorted(points) == [0, 26, 26, 26] else -1
                 stood = False
                 for seat, card, reason in plays:
-                    t = threat(list(hand.taken), seat) if seat in ours else -1
+                    # the search's plain threat, by the one rule medium and the search read
+                    taken = np.array(hand.taken, dtype=np.int64)
+                    t = compiled.moon_threat(R, taken, seat, EXPERT.threat_points) if seat in ours else -1
                     if t >= 0 and "only legal" not in reason and "all alike" not in reason:
                         stood = True
                         out["decisions"] += 1
