@@ -5,14 +5,13 @@ hand goes on to its end."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.browser.test_play_browser import _new_page, _no_script_errors, _play_until_hand_over
+from tests.browser.test_review_browser import _quick
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -52,12 +51,6 @@ class Cutter:
         )
 
 
-def _quick(server_url: str, name: str) -> str:
-    body = json.dumps({"name": name, "level": "random"}).encode()
-    req = urllib.request.Request(server_url + "/api/quick", body, {"Content-Type": "application/json"})
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())["play_url"]
-
-
 def _selected(page: Any) -> list[str]:
     return sorted(page.locator("#hand .card.selected").evaluate_all("els => els.map((e) => e.dataset.card)"))
 
@@ -71,7 +64,7 @@ def test_a_dropped_connection_keeps_the_pass_choice_and_the_hand_goes_on(
 ) -> None:
     page = _new_page(browser)
     cutter = Cutter(page)
-    page.goto(_quick(server_url, "Robin"))
+    page.goto(_quick(server_url)["play_url"])
     page.wait_for_selector("#confirm-pass")
     cards = page.locator("#hand .card")
     cards.nth(0).click()
