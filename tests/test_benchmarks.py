@@ -359,7 +359,7 @@ def test_the_screen_of_the_threat_read_as_a_run_pools_to_its_readme() -> None:
     assert counts == {"decisions": 292, "searched": 45, "searched_then_moon": 1, "defence": 109, "defence_then_moon": 40, "tables": 105, "tables_then_moon": 3}
 
 
-def test_the_hunter_leg_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
+def test_the_panel_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
     parts = sorted((RESULTS / "panel" / "screen-early-threat-strength").glob("hunter-seed*.json.gz"))
     shipped = sorted((RESULTS / "panel" / "candidate-medium-moon-rollouts").glob("hunter-seed*.json.gz"))
     assert len(parts) == len(shipped) == 4
@@ -368,11 +368,21 @@ def test_the_hunter_leg_of_a_less_eager_early_threat_pools_to_its_readme() -> No
     assert "hunter's moons against es here: 112, against mm there: 110" in out
     assert "| hunter vs es | 400 | default | -2.70 [-3.12, -2.29] |" in out
     folder = RESULTS / "panel" / "screen-early-threat-strength"
-    ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
-    paired = [RESULTS / "panel" / "candidate-medium-moon-rollouts" / f"ismcts-seed5-from{f}.json.gz" for f in (0, 50)]
-    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, paired))
+    shipped_folder = RESULTS / "panel" / "candidate-medium-moon-rollouts"
+    first = [f"ismcts-seed5-from{f}.json.gz" for f in (0, 50)]
+    out = run(
+        "bench_vs_openspiel.py", "--pool", *(str(folder / name) for name in first),
+        "--paired", *(str(shipped_folder / name) for name in first),
+    )  # fmt: skip
     assert "pooled: +2.23 [+1.56, +2.90] a seat-deal over 100 deals" in out
     assert "pooled minus paired, deal by deal: +0.24 [-0.64, +1.12] a seat-deal over 100 deals" in out
+    ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
+    paired = sorted(shipped_folder.glob("ismcts-seed*.json.gz"))
+    assert len(ismcts) == len(paired) == 8
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, paired))
+    assert "pooled: +2.37 [+2.05, +2.70] a seat-deal over 400 deals" in out
+    assert "moons made 33, allowed 8 at 800 tables" in out
+    assert "pooled minus paired, deal by deal: +0.17 [-0.24, +0.57] a seat-deal over 400 deals" in out
 
 
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
