@@ -360,15 +360,29 @@ def test_the_screen_of_the_threat_read_as_a_run_pools_to_its_readme() -> None:
 
 
 def test_the_panel_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
-    parts = sorted((RESULTS / "panel" / "candidate-early-threat-strength").glob("hunter-seed*.json.gz"))
-    shipped = sorted((RESULTS / "panel" / "candidate-medium-moon-rollouts").glob("hunter-seed*.json.gz"))
-    assert len(parts) == len(shipped) == 4
-    out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
-    assert "over 400 common deals: +0.03 [-0.13, +0.20] per seat-deal" in out
-    assert "hunter's moons against es here: 112, against mm there: 110" in out
-    assert "| hunter vs es | 400 | default | -2.70 [-3.12, -2.29] |" in out
     folder = RESULTS / "panel" / "candidate-early-threat-strength"
     shipped_folder = RESULTS / "panel" / "candidate-medium-moon-rollouts"
+    ladder_legs = {
+        "hunter": [
+            "over 400 common deals: +0.03 [-0.13, +0.20] per seat-deal",
+            "hunter's moons against es here: 112, against mm there: 110",
+            "| hunter vs es | 400 | default | -2.70 [-3.12, -2.29] |",
+        ],
+        "medium": [
+            "| medium vs es | 400 | default | -2.40 [-2.74, -2.05] |",
+            "over 400 common deals: +0.10 [-0.15, +0.34] per seat-deal",
+        ],
+        "frozen": [
+            "| es vs old | 400 | default | +0.16 [-0.16, +0.49] |",
+            "over 400 common deals: +0.14 [-0.16, +0.45] per seat-deal",
+        ],
+    }
+    for leg, lines in ladder_legs.items():
+        parts, shipped = sorted(folder.glob(f"{leg}-seed*.json.gz")), sorted(shipped_folder.glob(f"{leg}-seed*.json.gz"))
+        assert len(parts) == len(shipped) == 4
+        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
+        for line in lines:
+            assert line in out, (leg, line)
     first = [f"ismcts-seed5-from{f}.json.gz" for f in (0, 50)]
     out = run(
         "bench_vs_openspiel.py", "--pool", *(str(folder / name) for name in first),
@@ -383,16 +397,6 @@ def test_the_panel_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
     assert "pooled: +2.37 [+2.05, +2.70] a seat-deal over 400 deals" in out
     assert "moons made 33, allowed 8 at 800 tables" in out
     assert "pooled minus paired, deal by deal: +0.17 [-0.24, +0.57] a seat-deal over 400 deals" in out
-    for leg in ("medium", "frozen"):
-        parts, shipped = sorted(folder.glob(f"{leg}-seed*.json.gz")), sorted(shipped_folder.glob(f"{leg}-seed*.json.gz"))
-        assert len(parts) == len(shipped) == 4
-        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
-        if leg == "medium":
-            assert "| medium vs es | 400 | default | -2.40 [-2.74, -2.05] |" in out
-            assert "over 400 common deals: +0.10 [-0.15, +0.34] per seat-deal" in out
-        else:
-            assert "| es vs old | 400 | default | +0.16 [-0.16, +0.49] |" in out
-            assert "over 400 common deals: +0.14 [-0.16, +0.45] per seat-deal" in out
 
 
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
