@@ -397,6 +397,27 @@ def test_the_panel_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
     assert "pooled: +2.37 [+2.05, +2.70] a seat-deal over 400 deals" in out
     assert "moons made 33, allowed 8 at 800 tables" in out
     assert "pooled minus paired, deal by deal: +0.17 [-0.24, +0.57] a seat-deal over 400 deals" in out
+    # Issue 41's bar, +2.48, was played on seeds 5 and 6 (250 deals): the same deals, deal by deal.
+    bar_deals = [part for part in ismcts if "seed7" not in part.name]
+    before = sorted((RESULTS / "expert-ismcts" / "self-medium-moon").glob("seed*.json.gz"))
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, bar_deals), "--paired", *map(str, before))
+    assert "pooled: +2.44 [+2.03, +2.85] a seat-deal over 250 deals" in out
+    assert "paired runs on the same deals: +2.48 [+2.10, +2.86] a seat-deal over 250 deals" in out
+    assert "pooled minus paired, deal by deal: -0.04 [-0.56, +0.47] a seat-deal over 250 deals" in out
+
+
+def test_the_screen_of_the_prior_margin_pools_to_its_readme() -> None:
+    folder = RESULTS / "panel" / "screen-prior-margin"
+    shipped = sorted((RESULTS / "panel" / "candidate-early-threat-strength").glob("ismcts-seed5-from*.json.gz"))
+    for margin, pooled, difference in (
+        ("0.5", "+2.21 [+1.64, +2.77]", "-0.43 [-1.10, +0.25]"),
+        ("1.5", "+2.55 [+2.01, +3.09]", "-0.08 [-0.67, +0.50]"),
+    ):
+        parts = sorted(folder.glob(f"margin-{margin}-ismcts-seed5-from*.json.gz"))
+        assert len(parts) == len(shipped) == 3
+        out = run("bench_vs_openspiel.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
+        assert f"pooled: {pooled} a seat-deal over 150 deals" in out, margin
+        assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 150 deals" in out, margin
 
 
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
