@@ -420,6 +420,25 @@ def test_the_screen_of_the_prior_margin_pools_to_its_readme() -> None:
         assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 150 deals" in out, margin
 
 
+def test_the_panel_of_hard_with_the_less_eager_early_threat_pools_to_its_readme() -> None:
+    folder = RESULTS / "panel" / "candidate-hard-early-threat-strength"
+    shipped_folder = RESULTS / "panel" / "candidate-hard-moon-defence"
+    for leg, lines in {
+        "hunter": ["over 400 common deals: +0.04 [-0.14, +0.22] per seat-deal", "hunter's moons against hs here: 123, against hd there: 123"],
+        "medium": ["| medium vs hs | 400 | default | -2.40 [-2.74, -2.06] |", "over 400 common deals: +0.05 [-0.06, +0.16] per seat-deal"],
+    }.items():
+        parts, shipped = sorted(folder.glob(f"{leg}-seed*.json.gz")), sorted(shipped_folder.glob(f"{leg}-seed*.json.gz"))
+        assert len(parts) == len(shipped) == 4
+        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
+        for line in lines:
+            assert line in out, (leg, line)
+    ismcts, shipped = sorted(folder.glob("ismcts-seed*.json.gz")), sorted(shipped_folder.glob("ismcts-seed*.json.gz"))
+    assert len(ismcts) == len(shipped) == 8
+    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, shipped))
+    assert "pooled: +2.31 [+1.98, +2.64] a seat-deal over 400 deals" in out
+    assert "pooled minus paired, deal by deal: +0.31 [-0.14, +0.76] a seat-deal over 400 deals" in out
+
+
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
     parts = sorted((RESULTS / "panel" / "expert-hard").glob("seed*.json.gz"))
     assert len(parts) == 4
