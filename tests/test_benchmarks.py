@@ -38,6 +38,14 @@ def run(script: str, *args: str, cwd: Path = ROOT) -> str:
     return out
 
 
+def pool_beside(script: str, parts: list[Path], shipped_folder: Path) -> str:
+    """``script``'s pool of ``parts``, each paired with the part of the same name (the same deals)
+    in ``shipped_folder``, which must hold every one."""
+    shipped = [shipped_folder / part.name for part in parts]
+    assert parts and all(part.is_file() for part in shipped), (parts, shipped_folder)
+    return run(script, "--pool", *map(str, parts), "--paired", *map(str, shipped))
+
+
 def has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
@@ -378,22 +386,17 @@ def test_the_panel_of_a_less_eager_early_threat_pools_to_its_readme() -> None:
         ],
     }
     for leg, lines in ladder_legs.items():
-        parts, shipped = sorted(folder.glob(f"{leg}-seed*.json.gz")), sorted(shipped_folder.glob(f"{leg}-seed*.json.gz"))
-        assert len(parts) == len(shipped) == 4
-        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
+        parts = sorted(folder.glob(f"{leg}-seed*.json.gz"))
+        assert len(parts) == 4
+        out = pool_beside("bench_ladder.py", parts, shipped_folder)
         for line in lines:
             assert line in out, (leg, line)
-    first = [f"ismcts-seed5-from{f}.json.gz" for f in (0, 50)]
-    out = run(
-        "bench_vs_openspiel.py", "--pool", *(str(folder / name) for name in first),
-        "--paired", *(str(shipped_folder / name) for name in first),
-    )  # fmt: skip
+    out = pool_beside("bench_vs_openspiel.py", [folder / f"ismcts-seed5-from{f}.json.gz" for f in (0, 50)], shipped_folder)
     assert "pooled: +2.23 [+1.56, +2.90] a seat-deal over 100 deals" in out
     assert "pooled minus paired, deal by deal: +0.24 [-0.64, +1.12] a seat-deal over 100 deals" in out
     ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
-    paired = sorted(shipped_folder.glob("ismcts-seed*.json.gz"))
-    assert len(ismcts) == len(paired) == 8
-    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, paired))
+    assert len(ismcts) == 8
+    out = pool_beside("bench_vs_openspiel.py", ismcts, shipped_folder)
     assert "pooled: +2.37 [+2.05, +2.70] a seat-deal over 400 deals" in out
     assert "moons made 33, allowed 8 at 800 tables" in out
     assert "pooled minus paired, deal by deal: +0.17 [-0.24, +0.57] a seat-deal over 400 deals" in out
@@ -429,14 +432,13 @@ def test_the_panel_of_hard_with_the_less_eager_early_threat_pools_to_its_readme(
         "frozen": ["| hs vs old-hard | 200 | default | -0.04 [-0.53, +0.45] |", "over 200 common deals: -0.24 [-0.69, +0.21] per seat-deal"],
     }.items():
         parts = sorted(folder.glob(f"{leg}-seed*.json.gz"))
-        shipped = [shipped_folder / part.name for part in parts]  # the same seeds (the frozen leg is half run)
-        assert len(parts) == (2 if leg == "frozen" else 4)
-        out = run("bench_ladder.py", "--pool", *map(str, parts), "--paired", *map(str, shipped))
+        assert len(parts) == (2 if leg == "frozen" else 4)  # the frozen leg is half run
+        out = pool_beside("bench_ladder.py", parts, shipped_folder)
         for line in lines:
             assert line in out, (leg, line)
-    ismcts, shipped = sorted(folder.glob("ismcts-seed*.json.gz")), sorted(shipped_folder.glob("ismcts-seed*.json.gz"))
-    assert len(ismcts) == len(shipped) == 8
-    out = run("bench_vs_openspiel.py", "--pool", *map(str, ismcts), "--paired", *map(str, shipped))
+    ismcts = sorted(folder.glob("ismcts-seed*.json.gz"))
+    assert len(ismcts) == 8
+    out = pool_beside("bench_vs_openspiel.py", ismcts, shipped_folder)
     assert "pooled: +2.31 [+1.98, +2.64] a seat-deal over 400 deals" in out
     assert "pooled minus paired, deal by deal: +0.31 [-0.14, +0.76] a seat-deal over 400 deals" in out
 
