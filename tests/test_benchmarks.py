@@ -429,10 +429,10 @@ def test_the_panel_of_hard_with_the_less_eager_early_threat_pools_to_its_readme(
     for leg, lines in {
         "hunter": ["over 400 common deals: +0.04 [-0.14, +0.22] per seat-deal", "hunter's moons against hs here: 123, against hd there: 123"],
         "medium": ["| medium vs hs | 400 | default | -2.40 [-2.74, -2.06] |", "over 400 common deals: +0.05 [-0.06, +0.16] per seat-deal"],
-        "frozen": ["| hs vs old-hard | 200 | default | -0.04 [-0.53, +0.45] |", "over 200 common deals: -0.24 [-0.69, +0.21] per seat-deal"],
+        "frozen": ["| hs vs old-hard | 400 | default | -0.05 [-0.38, +0.28] |", "over 400 common deals: -0.19 [-0.50, +0.13] per seat-deal"],
     }.items():
         parts = sorted(folder.glob(f"{leg}-seed*.json.gz"))
-        assert len(parts) == (2 if leg == "frozen" else 4)  # the frozen leg is half run
+        assert len(parts) == 4
         out = pool_beside("bench_ladder.py", parts, shipped_folder)
         for line in lines:
             assert line in out, (leg, line)
@@ -441,6 +441,14 @@ def test_the_panel_of_hard_with_the_less_eager_early_threat_pools_to_its_readme(
     out = pool_beside("bench_vs_openspiel.py", ismcts, shipped_folder)
     assert "pooled: +2.31 [+1.98, +2.64] a seat-deal over 400 deals" in out
     assert "pooled minus paired, deal by deal: +0.31 [-0.14, +0.76] a seat-deal over 400 deals" in out
+    # The shipped hard played the frozen hard's leg again on hs's machine; hs loses to it there.
+    rerun = sorted(folder.glob("hard-frozen-seed*.json.gz"))
+    assert len(rerun) == 4
+    out = run("bench_ladder.py", "--pool", *map(str, rerun))
+    assert "| hard vs old-hard | 400 | default | +0.36 [+0.05, +0.67] |" in out
+    out = run("bench_ladder.py", "--pool", *map(str, sorted(folder.glob("frozen-seed*.json.gz"))), "--paired", *map(str, rerun))
+    assert "over 400 common deals: -0.41 [-0.75, -0.07] per seat-deal" in out
+    assert "old-hard's moons against hs here: 38, against hard there: 28" in out
 
 
 def test_expert_against_todays_hard_pools_to_the_figure_docs_cite() -> None:
