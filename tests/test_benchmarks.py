@@ -432,6 +432,15 @@ def test_the_screen_of_the_moon_plan_strength_pools_to_its_readme() -> None:
     assert "pooled minus paired, deal by deal: -0.29 [-0.98, +0.41] a seat-deal over 150 deals" in out
 
 
+def test_the_screen_of_the_miss_weights_pools_to_its_readme() -> None:
+    parts = sorted((RESULTS / "panel" / "screen-miss-weight").glob("ismcts-seed5-from*.json.gz"))
+    assert len(parts) == 3
+    out = pool_beside("bench_vs_openspiel.py", parts, RESULTS / "panel" / "candidate-early-threat-strength")
+    assert "pooled: +1.88 [+1.34, +2.42] a seat-deal over 150 deals" in out
+    assert "moons made 9, allowed 4 at 300 tables" in out
+    assert "pooled minus paired, deal by deal: -0.75 [-1.44, -0.07] a seat-deal over 150 deals" in out
+
+
 def test_the_panel_of_hard_with_the_less_eager_early_threat_pools_to_its_readme() -> None:
     folder = RESULTS / "panel" / "candidate-hard-early-threat-strength"
     shipped_folder = RESULTS / "panel" / "candidate-hard-moon-defence"
