@@ -423,22 +423,22 @@ def test_the_screen_of_the_prior_margin_pools_to_its_readme() -> None:
         assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 150 deals" in out, margin
 
 
-def test_the_screen_of_the_moon_plan_strength_pools_to_its_readme() -> None:
-    parts = sorted((RESULTS / "panel" / "screen-moon-plan-strength").glob("ismcts-seed5-from*.json.gz"))
+@pytest.mark.parametrize(
+    ("screen", "pooled", "moons", "difference"),
+    [
+        ("screen-moon-plan-strength", "+2.35 [+1.83, +2.87]", "moons made 15, allowed 2", "-0.29 [-0.98, +0.41]"),
+        ("screen-miss-weight", "+1.88 [+1.34, +2.42]", "moons made 9, allowed 4", "-0.75 [-1.44, -0.07]"),
+    ],
+)
+def test_an_expert_screen_against_ismcts_pools_to_its_readme(screen: str, pooled: str, moons: str, difference: str) -> None:
+    """Screens of one expert knob on the ISMCTS leg's first 150 deals, each part paired with the
+    shipped expert's part of the same name."""
+    parts = sorted((RESULTS / "panel" / screen).glob("ismcts-seed5-from*.json.gz"))
     assert len(parts) == 3
     out = pool_beside("bench_vs_openspiel.py", parts, RESULTS / "panel" / "candidate-early-threat-strength")
-    assert "pooled: +2.35 [+1.83, +2.87] a seat-deal over 150 deals" in out
-    assert "moons made 15, allowed 2 at 300 tables" in out
-    assert "pooled minus paired, deal by deal: -0.29 [-0.98, +0.41] a seat-deal over 150 deals" in out
-
-
-def test_the_screen_of_the_miss_weights_pools_to_its_readme() -> None:
-    parts = sorted((RESULTS / "panel" / "screen-miss-weight").glob("ismcts-seed5-from*.json.gz"))
-    assert len(parts) == 3
-    out = pool_beside("bench_vs_openspiel.py", parts, RESULTS / "panel" / "candidate-early-threat-strength")
-    assert "pooled: +1.88 [+1.34, +2.42] a seat-deal over 150 deals" in out
-    assert "moons made 9, allowed 4 at 300 tables" in out
-    assert "pooled minus paired, deal by deal: -0.75 [-1.44, -0.07] a seat-deal over 150 deals" in out
+    assert f"pooled: {pooled} a seat-deal over 150 deals" in out
+    assert f"{moons} at 300 tables" in out
+    assert f"pooled minus paired, deal by deal: {difference} a seat-deal over 150 deals" in out
 
 
 def test_the_panel_of_hard_with_the_less_eager_early_threat_pools_to_its_readme() -> None:
